@@ -1,0 +1,1 @@
+"""The ``tarot`` command line: one module per subcommand, dispatched by ``main``."""

@@ -1,0 +1,32 @@
+"""``tarot``: the command line entry point."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import bench_engine, score, simulate
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tarot", description="cardavia-tarot: French Tarot")
+    sub = parser.add_subparsers(dest="command", required=True)
+    score.add_parser(sub)
+    simulate.add_parser(sub)
+    bench = sub.add_parser("bench", help="benchmarks that print figures")
+    bench_sub = bench.add_subparsers(dest="bench", required=True)
+    bench_engine.add_parser(bench_sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,130 @@
+"""The rules of French Tarot as pure functions over data (no I/O, no clock, no global random).
+
+    deal = new_deal(dealer=0, rng=42)
+    while not deal.is_over:
+        deal = apply(deal, random_action(deal, rng))
+    score(deal).to_json()
+
+See ``game`` for the phase machine and ``views`` for what a seat may see.
+"""
+
+from .actions import (
+    PLAYS,
+    Action,
+    Bid,
+    Contract,
+    DeclareChelem,
+    Discard,
+    Play,
+    ShowPoignee,
+)
+from .cards import (
+    CODES,
+    EXCUSE,
+    MONDE,
+    PETIT,
+    Card,
+    UnknownCard,
+    card_code,
+    cards_of,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from .chien import DiscardRule, discard_rule
+from .deal import deal_from_hands, is_petit_sec, new_deal
+from .declarations import PoigneeLevel, PoigneeOffer, poignee_offers
+from .errors import (
+    CardNotInHand,
+    DealOver,
+    IllegalAction,
+    IllegalBid,
+    IllegalChelem,
+    IllegalDiscard,
+    IllegalPlay,
+    IllegalPoignee,
+    InvalidDeal,
+    MustFollowSuit,
+    MustOvertrump,
+    MustTrump,
+    NotYourTurn,
+    RecordError,
+    TarotError,
+    WrongPhase,
+)
+from .events import PUBLIC, Event, deal_events, step
+from .game import Legal, apply, apply_in_place, legal_actions, legal_play_mask, random_action
+from .records import FORMAT, load_record, parse_record, to_record
+from .scoring import Bonus, ScoreSheet, score
+from .series import Series
+from .state import Deal, Phase, Trick
+from .views import View, view
+
+__all__ = [
+    "CODES",
+    "EXCUSE",
+    "FORMAT",
+    "MONDE",
+    "PETIT",
+    "PLAYS",
+    "PUBLIC",
+    "Action",
+    "Bid",
+    "Bonus",
+    "Card",
+    "CardNotInHand",
+    "Contract",
+    "Deal",
+    "DealOver",
+    "DeclareChelem",
+    "Discard",
+    "DiscardRule",
+    "Event",
+    "IllegalAction",
+    "IllegalBid",
+    "IllegalChelem",
+    "IllegalDiscard",
+    "IllegalPlay",
+    "IllegalPoignee",
+    "InvalidDeal",
+    "Legal",
+    "MustFollowSuit",
+    "MustOvertrump",
+    "MustTrump",
+    "NotYourTurn",
+    "Phase",
+    "Play",
+    "PoigneeLevel",
+    "PoigneeOffer",
+    "RecordError",
+    "ScoreSheet",
+    "Series",
+    "ShowPoignee",
+    "TarotError",
+    "Trick",
+    "UnknownCard",
+    "View",
+    "WrongPhase",
+    "apply",
+    "apply_in_place",
+    "card_code",
+    "cards_of",
+    "deal_events",
+    "deal_from_hands",
+    "discard_rule",
+    "is_petit_sec",
+    "legal_actions",
+    "legal_play_mask",
+    "load_record",
+    "mask_of",
+    "new_deal",
+    "parse_card",
+    "parse_cards",
+    "parse_record",
+    "poignee_offers",
+    "random_action",
+    "score",
+    "step",
+    "to_record",
+    "view",
+]

@@ -1,0 +1,83 @@
+"""Dealing (R2) and the petit sec cancellation (R3)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .cards import (
+    ALL_CARDS,
+    CHIEN_SIZE,
+    CODES,
+    DECK_SIZE,
+    EXCUSE_BIT,
+    HAND_SIZE,
+    PETIT,
+    TRUMPS,
+    Card,
+    mask_of,
+)
+from .errors import InvalidDeal
+from .state import Deal, Phase
+
+
+def new_deal(dealer: int, rng: random.Random | int | str | bytes) -> Deal:
+    """Shuffle and deal with a handed-in generator or seed (R2: same seed, same deal).
+
+    >>> new_deal(0, 42).dealt == new_deal(0, 42).dealt
+    True
+    """
+    if not isinstance(rng, random.Random):
+        rng = random.Random(rng)
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    hands = [deck[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(4)]
+    return deal_from_hands(dealer, hands, deck[4 * HAND_SIZE :])
+
+
+def deal_from_hands(dealer: int, hands: Sequence[Sequence[int]], chien: Sequence[int]) -> Deal:
+    """A deal from explicit hands and chien (tests, records, replays)."""
+    if not 0 <= dealer <= 3:
+        raise InvalidDeal(f"dealer must be 0-3, not {dealer}")
+    if len(hands) != 4:
+        raise InvalidDeal(f"4 hands expected, got {len(hands)}")
+    masks = [_checked_mask(f"hand {s}", hand, HAND_SIZE) for s, hand in enumerate(hands)]
+    chien_mask = _checked_mask("chien", chien, CHIEN_SIZE)
+    seen = 0
+    for mask in [*masks, chien_mask]:
+        if seen & mask:
+            dup = ", ".join(CODES[c] for c in range(DECK_SIZE) if (seen & mask) >> c & 1)
+            raise InvalidDeal(f"card dealt twice: {dup}")
+        seen |= mask
+    if seen != ALL_CARDS:  # pragma: no cover - sizes and no duplicates imply all 78
+        raise InvalidDeal("the deal does not hold the 78 cards")
+    deal = Deal(dealer, (masks[0], masks[1], masks[2], masks[3]), chien_mask, masks)
+    deal.to_act = deal.first_bidder
+    if any(is_petit_sec(hand) for hand in masks):
+        cancel(deal, "petit_sec")
+    return deal
+
+
+def _checked_mask(name: str, cards: Sequence[int], size: int) -> int:
+    if len(cards) != size:
+        raise InvalidDeal(f"{name} must hold {size} cards, not {len(cards)}")
+    if any(not 0 <= c < DECK_SIZE for c in cards):
+        raise InvalidDeal(f"{name} holds a card that does not exist")
+    mask = mask_of(cards)
+    if mask.bit_count() != size:
+        raise InvalidDeal(f"{name} holds the same card twice")
+    return mask
+
+
+def is_petit_sec(hand: int) -> bool:
+    """R3: the Petit is the hand's only trump and the hand has no Excuse."""
+    return hand & TRUMPS == 1 << PETIT and not hand & EXCUSE_BIT
+
+
+def cancel(deal: Deal, reason: str) -> None:
+    deal.phase = Phase.DONE
+    deal.to_act = -1
+    deal.cancelled = reason
+
+
+__all__ = ["Card", "cancel", "deal_from_hands", "is_petit_sec", "new_deal"]

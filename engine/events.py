@@ -1,0 +1,179 @@
+"""What each seat learns when the deal moves: the events of a transition.
+
+Who may see what is a rule (R6: the discard is the taker's, its trumps are
+public; each hand is private), so it is decided here and not by the server.
+An event's ``audience`` is the seats that may see it; ``PUBLIC`` (None) means
+everyone at the table, spectators included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, Bid, Contract, DeclareChelem, Discard, Play, ShowPoignee
+from .cards import TRUMPS, Card, cards_of
+from .declarations import PoigneeLevel
+from .game import apply
+from .scoring import ScoreSheet, score
+from .state import Deal, Phase, Trick
+
+PUBLIC = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    seat: int
+    cards: tuple[Card, ...]
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    dealer: int
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    seat: int
+    contract: Contract
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class TakerKnown:
+    taker: int
+    contract: Contract
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class ChienRevealed:
+    cards: tuple[Card, ...]
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardMade:
+    """Public: the discard happened and which trumps it holds (R6)."""
+
+    seat: int
+    trumps: tuple[Card, ...]
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardKept:
+    """Private to the taker: the whole discard."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+@dataclass(frozen=True, slots=True)
+class ChelemDeclared:
+    seat: int
+    announced: bool
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class PoigneeShown:
+    seat: int
+    level: PoigneeLevel
+    cards: tuple[Card, ...]
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: Card
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    number: int  # 1-18
+    trick: Trick
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class DealCancelled:
+    reason: str
+    audience = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    sheet: ScoreSheet
+    audience = PUBLIC
+
+
+Event = (
+    HandDealt
+    | DealStarted
+    | BidMade
+    | TakerKnown
+    | ChienRevealed
+    | DiscardMade
+    | DiscardKept
+    | ChelemDeclared
+    | PoigneeShown
+    | CardPlayed
+    | TrickTaken
+    | DealCancelled
+    | DealScored
+)
+
+
+def deal_events(deal: Deal) -> list[Event]:
+    """The events of a fresh deal: each hand to its seat, and R3's cancellation."""
+    events: list[Event] = [DealStarted(deal.dealer)]
+    events.extend(HandDealt(s, tuple(cards_of(deal.dealt[s]))) for s in range(4))
+    if deal.cancelled:
+        events.append(DealCancelled(deal.cancelled))
+    return events
+
+
+def step(deal: Deal, action: Action) -> tuple[Deal, list[Event]]:
+    """``apply`` plus the events it produces, each with its audience."""
+    after = apply(deal, action)
+    events: list[Event] = []
+    if isinstance(action, Bid):
+        events.append(BidMade(action.seat, action.contract))
+        if after.phase is not Phase.BIDDING:
+            events.extend(_bidding_closed(after))
+    elif isinstance(action, Discard):
+        cards = tuple(sorted(action.cards))
+        events.append(DiscardKept(action.seat, cards))
+        events.append(DiscardMade(action.seat, tuple(c for c in cards if (1 << c) & TRUMPS)))
+    elif isinstance(action, DeclareChelem):
+        events.append(ChelemDeclared(action.seat, action.announce))
+    elif isinstance(action, ShowPoignee):
+        level = PoigneeLevel(len(action.cards))
+        events.append(PoigneeShown(action.seat, level, tuple(sorted(action.cards))))
+    elif isinstance(action, Play):
+        events.append(CardPlayed(action.seat, action.card))
+        if len(after.tricks) > len(deal.tricks):
+            events.append(TrickTaken(len(after.tricks), after.tricks[-1]))
+        if after.phase is Phase.DONE:
+            events.append(DealScored(score(after)))
+    return after, events
+
+
+def _bidding_closed(deal: Deal) -> list[Event]:
+    if deal.cancelled:
+        return [DealCancelled(deal.cancelled)]
+    events: list[Event] = [TakerKnown(deal.taker, deal.contract)]
+    if deal.contract.shows_chien:
+        events.append(ChienRevealed(tuple(cards_of(deal.chien))))
+    return events

@@ -1,0 +1,167 @@
+"""The phase machine: what the seat to act may do, and applying it.
+
+Theory of operation. A deal moves through these phases, one seat acting at a
+time (``Deal.to_act``):
+
+    BIDDING  each seat once, from the dealer's right           Bid
+    DISCARD  prise/garde only: the taker, chien in hand         Discard
+    CHELEM   the taker, once: announce chelem or not            DeclareChelem
+    PLAY     72 cards; before its own first card a seat may     Play, ShowPoignee
+             also show a poignee
+    DONE     scored or cancelled (petit sec at the deal, all pass)
+
+``legal_actions`` lists exactly the actions allowed now (for the discard, a
+rule rather than every subset). ``apply`` returns the next state or raises a
+typed ``IllegalAction`` naming the rule; its argument never changes.
+``apply_in_place`` is the same transition without the copy, for AI search.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .actions import (
+    PLAYS,
+    Action,
+    Bid,
+    Contract,
+    DeclareChelem,
+    Discard,
+    Play,
+    ShowPoignee,
+)
+from .bidding import apply_bid, legal_bids
+from .cards import Card
+from .chien import DiscardRule, apply_discard, discard_rule
+from .declarations import PoigneeOffer, apply_chelem, apply_poignee, poignee_offers
+from .errors import DealOver, IllegalChelem, IllegalPoignee, NotYourTurn, WrongPhase
+from .state import Deal, Phase
+from .tricks import legal_cards, play_card, refuse_play
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What the seat to act may do now.
+
+    ``actions`` holds every enumerable action (bids, the chelem choice, one
+    default poignee per level, each playable card); in the discard phase
+    ``discard`` describes every allowed discard instead.
+    """
+
+    seat: int
+    phase: Phase
+    actions: tuple[Action, ...]
+    discard: DiscardRule | None = None
+    poignees: tuple[PoigneeOffer, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.actions) or self.discard is not None
+
+    @property
+    def cards(self) -> list[Card]:
+        return [a.card for a in self.actions if isinstance(a, Play)]
+
+    @property
+    def bids(self) -> list[Contract]:
+        return [a.contract for a in self.actions if isinstance(a, Bid)]
+
+
+NO_ACTIONS = Legal(-1, Phase.DONE, ())
+
+
+def legal_actions(deal: Deal) -> Legal:
+    seat = deal.to_act
+    phase = deal.phase
+    if phase is Phase.PLAY:
+        plays = PLAYS[seat]
+        mask = legal_cards(deal.hands[seat], deal.trick)
+        actions: list[Action] = []
+        while mask:
+            low = mask & -mask
+            actions.append(plays[low.bit_length() - 1])
+            mask ^= low
+        offers = poignee_offers(deal, seat) if not deal.played_by >> seat & 1 else []
+        if offers:
+            shows = [ShowPoignee(seat, o.cards) for o in offers]
+            return Legal(seat, phase, (*shows, *actions), poignees=tuple(offers))
+        return Legal(seat, phase, tuple(actions))
+    if phase is Phase.BIDDING:
+        return Legal(seat, phase, tuple(Bid(seat, c) for c in legal_bids(deal)))
+    if phase is Phase.DISCARD:
+        return Legal(seat, phase, (), discard=discard_rule(deal.hands[seat]))
+    if phase is Phase.CHELEM:
+        return Legal(seat, phase, (DeclareChelem(seat, False), DeclareChelem(seat, True)))
+    return NO_ACTIONS
+
+
+def legal_play_mask(deal: Deal) -> int:
+    """The playable cards of the seat to act as a bitset (fast path for AI)."""
+    return legal_cards(deal.hands[deal.to_act], deal.trick)
+
+
+def apply(deal: Deal, action: Action) -> Deal:
+    """Return the state after ``action``; raise ``IllegalAction`` (nothing changes)."""
+    after = deal.copy()
+    apply_in_place(after, action)
+    return after
+
+
+def apply_in_place(deal: Deal, action: Action) -> None:
+    """Apply ``action`` to ``deal`` itself. On error ``deal`` is unchanged."""
+    if deal.phase is Phase.DONE:
+        raise DealOver(f"the deal is over; seat {action.seat} cannot act")
+    _check_turn(deal, action)
+    if isinstance(action, Play):
+        _apply_play(deal, action)
+    elif isinstance(action, Bid):
+        _require(deal, action, Phase.BIDDING)
+        apply_bid(deal, action.contract)
+    elif isinstance(action, Discard):
+        _require(deal, action, Phase.DISCARD)
+        apply_discard(deal, action.cards)
+    elif isinstance(action, DeclareChelem):
+        _require(deal, action, Phase.CHELEM)
+        apply_chelem(deal, action.seat, action.announce)
+    elif isinstance(action, ShowPoignee):
+        _require(deal, action, Phase.PLAY)
+        apply_poignee(deal, action.seat, action.cards)
+    else:  # pragma: no cover - Action is a closed union
+        raise TypeError(f"not an action: {action!r}")
+
+
+def _check_turn(deal: Deal, action: Action) -> None:
+    seat = action.seat
+    if isinstance(action, DeclareChelem):
+        # R10 before R1: the refusal a non-taker needs to hear is the chelem rule.
+        if deal.taker >= 0 and seat != deal.taker:
+            raise IllegalChelem(f"seat {seat} announced chelem but only the taker may")
+        if deal.phase is Phase.PLAY:
+            raise IllegalChelem(f"seat {seat} announced chelem after the first card")
+    if isinstance(action, ShowPoignee) and deal.phase is Phase.PLAY and deal.played_by >> seat & 1:
+        raise IllegalPoignee(f"seat {seat} showed a poignee after its first card")
+    if seat != deal.to_act:
+        raise NotYourTurn(f"seat {seat} acted but it is seat {deal.to_act}'s turn")
+
+
+def _require(deal: Deal, action: Action, phase: Phase) -> None:
+    if deal.phase is not phase:
+        raise WrongPhase(
+            f"seat {action.seat} cannot {type(action).__name__.lower()} during {deal.phase.value}"
+        )
+
+
+def _apply_play(deal: Deal, action: Play) -> None:
+    _require(deal, action, Phase.PLAY)
+    card = action.card
+    if not legal_cards(deal.hands[action.seat], deal.trick) >> card & 1:
+        refuse_play(deal, action.seat, card)
+    play_card(deal, card)
+
+
+def random_action(deal: Deal, rng: random.Random) -> Action:
+    """A uniformly drawn legal action (any discard allowed by the rule)."""
+    legal = legal_actions(deal)
+    if legal.discard is not None:
+        return Discard(legal.seat, legal.discard.sample(rng))
+    return legal.actions[int(rng.random() * len(legal.actions))]

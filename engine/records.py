@@ -1,0 +1,177 @@
+"""Game records (``tarot-record/1``, RECORD.md): export a deal, replay one.
+
+Importing never trusts the record: it is parsed, then every decision is
+replayed through ``game.apply_in_place``, so a record is accepted exactly when
+the deal it describes was legal. Errors are one line naming the step
+(``plays[13]``), the seat, the card or bid, and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from .actions import Action, Bid, Contract, DeclareChelem, Discard, Play, ShowPoignee
+from .bidding import bidder_seat
+from .cards import CODES, UnknownCard, cards_of, parse_card
+from .deal import deal_from_hands
+from .errors import InvalidDeal, RecordError, TarotError
+from .game import apply_in_place
+from .state import Deal, Phase
+
+FORMAT = "tarot-record/1"
+_FIELDS = {"format", "dealer", "hands", "chien", "bids", "discard", "chelem", "poignees", "plays"}
+
+
+def to_record(deal: Deal) -> dict[str, Any]:
+    """The record of a deal so far (complete once the deal is over)."""
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "dealer": deal.dealer,
+        "hands": [[CODES[c] for c in cards_of(hand)] for hand in deal.dealt],
+        "chien": [CODES[c] for c in cards_of(deal.chien)],
+        "bids": [c.code for c in deal.bids],
+    }
+    if deal.cancelled or deal.phase is Phase.BIDDING:
+        return record
+    if deal.contract.shows_chien and deal.phase is not Phase.DISCARD:
+        record["discard"] = [CODES[c] for c in cards_of(deal.discard)]
+    record["chelem"] = deal.chelem
+    if deal.poignees:
+        record["poignees"] = {
+            str(s): [CODES[c] for c in cards_of(m)] for s, m in sorted(deal.poignees.items())
+        }
+    record["plays"] = [CODES[c] for trick in deal.tricks for c in trick.cards] + [
+        CODES[c] for c in deal.trick
+    ]
+    return record
+
+
+def load_record(record: Any) -> Deal:
+    """Replay a record and return the final state; raise ``RecordError`` if illegal."""
+    deal = _deal_of(record)
+    for where, action in _actions(record, deal):
+        try:
+            apply_in_place(deal, action)
+        except TarotError as e:
+            raise RecordError(f"{where}: {e}", code=e.code, rule=e.rule) from e
+    if deal.phase is not Phase.DONE:
+        raise RecordError(f"{_missing(deal)}: the record ends before the deal is over")
+    return deal
+
+
+def parse_record(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise RecordError(f"not valid JSON: {e}") from e
+
+
+def _missing(deal: Deal) -> str:
+    return {
+        Phase.BIDDING: "bids",
+        Phase.DISCARD: "discard",
+        Phase.CHELEM: "chelem",
+        Phase.PLAY: f"plays[{72 - sum(h.bit_count() for h in deal.hands)}]",
+    }.get(deal.phase, "record")
+
+
+def _deal_of(record: Any) -> Deal:
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    unknown = set(record) - _FIELDS
+    if unknown:
+        raise RecordError(f"unknown field {sorted(unknown)[0]!r}")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+    dealer = record.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+        raise RecordError(f"dealer must be a seat 0-3, not {dealer!r}")
+    hands = record.get("hands")
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise RecordError("hands must be a list of 4 hands")
+    parsed = [_cards(f"hands[{s}]", hand) for s, hand in enumerate(hands)]
+    chien = _cards("chien", record.get("chien"))
+    try:
+        return deal_from_hands(dealer, parsed, chien)
+    except InvalidDeal as e:
+        raise RecordError(str(e), code=e.code, rule=e.rule) from e
+
+
+def _cards(where: str, items: Any) -> list[int]:
+    if not isinstance(items, list):
+        raise RecordError(f"{where} must be a list of card codes")
+    try:
+        return [parse_card(item) for item in items]
+    except UnknownCard as e:
+        raise RecordError(f"{where}: {e}") from e
+
+
+def _actions(record: dict[str, Any], deal: Deal) -> Iterator[tuple[str, Action]]:
+    """The record's decisions, in order, each with where it stands in the record."""
+    bids = record.get("bids", [])
+    if not isinstance(bids, list):
+        raise RecordError("bids must be a list")
+    for i, code in enumerate(bids):
+        yield f"bids[{i}]", Bid(bidder_seat(deal, i), _contract(f"bids[{i}]", code))
+    if deal.phase is Phase.DONE:
+        _no_more(record, deal, ("discard", "chelem", "poignees", "plays"))
+        return
+    if deal.phase is Phase.BIDDING:
+        return
+    if deal.phase is Phase.DISCARD:
+        if "discard" not in record:
+            raise RecordError(f"discard: missing for {deal.contract.code} (R6)")
+        cards = _cards("discard", record["discard"])
+        yield "discard", Discard(deal.taker, frozenset(cards))
+    else:
+        _no_more(record, deal, ("discard",))
+    chelem = record.get("chelem", False)
+    if not isinstance(chelem, bool):
+        raise RecordError("chelem must be true or false")
+    yield "chelem", DeclareChelem(deal.taker, chelem)
+    yield from _plays(record, deal)
+
+
+def _plays(record: dict[str, Any], deal: Deal) -> Iterator[tuple[str, Action]]:
+    poignees = _poignees(record)
+    plays = record.get("plays", [])
+    if not isinstance(plays, list):
+        raise RecordError("plays must be a list of card codes")
+    for i, code in enumerate(plays):
+        if deal.phase is Phase.DONE:
+            raise RecordError(f"plays[{i}]: the deal is over after 72 cards")
+        card = _cards(f"plays[{i}]", [code])[0]
+        seat = deal.to_act
+        if seat in poignees and not deal.played_by >> seat & 1:
+            yield f'poignees["{seat}"]', ShowPoignee(seat, poignees.pop(seat))
+        yield f"plays[{i}]", Play(seat, parse_card(CODES[card]))
+    if poignees and deal.phase is Phase.DONE:  # pragma: no cover - every seat plays
+        raise RecordError(f'poignees["{min(poignees)}"]: never shown')
+
+
+def _poignees(record: dict[str, Any]) -> dict[int, frozenset[Any]]:
+    raw = record.get("poignees", {})
+    if not isinstance(raw, dict):
+        raise RecordError("poignees must be an object keyed by seat")
+    out = {}
+    for key, cards in raw.items():
+        if key not in ("0", "1", "2", "3"):
+            raise RecordError(f"poignees: {key!r} is not a seat")
+        out[int(key)] = frozenset(_cards(f'poignees["{key}"]', cards))
+    return out
+
+
+def _contract(where: str, code: Any) -> Contract:
+    try:
+        return Contract.from_code(code)
+    except ValueError as e:
+        raise RecordError(f"{where}: {e}") from e
+
+
+def _no_more(record: dict[str, Any], deal: Deal, fields: tuple[str, ...]) -> None:
+    for name in fields:
+        if name in record and record[name] not in (False, [], {}):
+            why = deal.cancelled or f"{deal.contract.code} has no discard"
+            raise RecordError(f"{name}: not allowed here ({why})")

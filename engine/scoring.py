@@ -1,0 +1,175 @@
+"""Counting and scoring a finished deal (R15-R20).
+
+Everything is computed in half points (ints) and halved once at the end, so a
+score such as 52.5 is exact and nothing is ever rounded (R16).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Contract
+from .cards import BOUTS, half_points
+from .declarations import PoigneeLevel
+from .state import DEFENCE_SIDE, TAKER_SIDE, Deal, Phase
+
+TARGETS = (56, 51, 41, 36)  # by bouts held (R15)
+PETIT_AU_BOUT = 10  # times the multiplier (R17)
+CHELEM_ANNOUNCED_MADE = 400
+CHELEM_ANNOUNCED_FAILED = -200
+CHELEM_UNANNOUNCED = 200
+
+Number = int | float
+
+
+def _number(halves: int) -> Number:
+    """An exact half-point value as JSON wants it: 45, not 45.0; 52.5 stays."""
+    return halves // 2 if halves % 2 == 0 else halves / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """One bonus line of the sheet: its kind, who earned it, what it is worth to them."""
+
+    kind: str  # "petit_au_bout", "poignee", "chelem"
+    side: str  # "taker" or "defence"
+    points: Number
+    seat: int | None = None  # who showed a poignee
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "side": self.side, "points": self.points}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """The score sheet of RECORD.md; ``to_json`` is what ``tarot score`` prints."""
+
+    status: str
+    scores: tuple[Number, Number, Number, Number]
+    reason: str = ""
+    taker: int = -1
+    contract: Contract = Contract.PASS
+    bouts: int = 0
+    points: Number = 0
+    target: int = 0
+    made: bool = False
+    multiplier: int = 0
+    contract_score: Number = 0
+    per_defender: Number = 0
+    bonuses: tuple[Bonus, ...] = ()
+    trick_winners: tuple[int, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        if self.status == "cancelled":
+            return {"status": "cancelled", "reason": self.reason, "scores": list(self.scores)}
+        return {
+            "status": self.status,
+            "taker": self.taker,
+            "contract": self.contract.code,
+            "bouts": self.bouts,
+            "points": self.points,
+            "target": self.target,
+            "made": self.made,
+            "scores": list(self.scores),
+            "multiplier": self.multiplier,
+            "contract_score": self.contract_score,
+            "per_defender": self.per_defender,
+            "bonuses": [b.to_json() for b in self.bonuses],
+            "trick_winners": list(self.trick_winners),
+        }
+
+
+def taker_cards(deal: Deal) -> int:
+    """The cards that count for the taker's side at the end (R6, R7, R13, R14)."""
+    cards = deal.won[TAKER_SIDE]
+    if deal.contract.shows_chien:
+        cards |= deal.discard
+    elif deal.contract is Contract.GARDE_SANS:
+        cards |= deal.chien
+    return cards
+
+
+def score(deal: Deal) -> ScoreSheet:
+    """The score sheet of a finished or cancelled deal."""
+    if deal.phase is not Phase.DONE:
+        raise ValueError("the deal is not over")
+    if deal.cancelled:
+        return ScoreSheet("cancelled", (0, 0, 0, 0), reason=deal.cancelled)
+    cards = taker_cards(deal)
+    bouts = (cards & BOUTS).bit_count()
+    points2 = half_points(cards) + deal.excuse_transfer
+    target = TARGETS[bouts]
+    made = points2 >= 2 * target
+    mult = deal.contract.multiplier
+    contract2 = (50 + abs(points2 - 2 * target)) * mult
+    sign = 1 if made else -1
+    bonuses = _bonuses(deal, made)
+    a2 = sign * contract2 + sum(_signed_halves(b) for b in bonuses)
+    scores = tuple(_number(3 * a2 if s == deal.taker else -a2) for s in range(4))
+    return ScoreSheet(
+        "played",
+        (scores[0], scores[1], scores[2], scores[3]),
+        taker=deal.taker,
+        contract=deal.contract,
+        bouts=bouts,
+        points=_number(points2),
+        target=target,
+        made=made,
+        multiplier=mult,
+        contract_score=_number(contract2),
+        per_defender=_number(a2),
+        bonuses=tuple(bonuses),
+        trick_winners=tuple(t.winner for t in deal.tricks),
+    )
+
+
+def _side_name(side: int) -> str:
+    return "taker" if side == TAKER_SIDE else "defence"
+
+
+def _signed_halves(bonus: Bonus) -> int:
+    halves = round(2 * bonus.points)
+    return halves if bonus.side == "taker" else -halves
+
+
+def _bonuses(deal: Deal, made: bool) -> list[Bonus]:
+    bonuses = []
+    if deal.petit_au_bout >= 0:
+        bonuses.append(
+            Bonus(
+                "petit_au_bout",
+                _side_name(deal.petit_au_bout),
+                PETIT_AU_BOUT * deal.contract.multiplier,
+            )
+        )
+    # R18: every poignee goes to the side that wins the contract.
+    winner = _side_name(TAKER_SIDE if made else DEFENCE_SIDE)
+    for seat, shown in sorted(deal.poignees.items()):
+        level = PoigneeLevel(shown.bit_count())
+        bonuses.append(Bonus("poignee", winner, level.bonus, seat=seat, detail=level.code))
+    bonuses.extend(_chelem_bonuses(deal))
+    return bonuses
+
+
+def _chelem_bonuses(deal: Deal) -> list[Bonus]:
+    """R19: announced made +400, announced failed -200, unannounced +200 to the sweeper."""
+    taker_swept = deal.tricks_won[TAKER_SIDE] == 18
+    defence_swept = deal.tricks_won[DEFENCE_SIDE] == 18
+    bonuses = []
+    if deal.chelem:
+        if taker_swept:
+            bonuses.append(Bonus("chelem", "taker", CHELEM_ANNOUNCED_MADE, detail="announced"))
+        else:
+            bonuses.append(Bonus("chelem", "defence", -CHELEM_ANNOUNCED_FAILED, detail="failed"))
+    elif taker_swept:
+        bonuses.append(Bonus("chelem", "taker", CHELEM_UNANNOUNCED, detail="unannounced"))
+    if defence_swept:
+        bonuses.append(Bonus("chelem", "defence", CHELEM_UNANNOUNCED, detail="unannounced"))
+    return bonuses

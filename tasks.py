@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Set up and run the project with nothing but Python 3.11+.
+
+    python3 tasks.py serve   # venv + install, then `tarot serve` (browser: http://127.0.0.1:8765/)
+    python3 tasks.py test    # venv + install + Redis + Chromium, then ruff, mypy and pytest
+    python3 tasks.py tarot ARGS...   # any `tarot` command inside the project's venv
+
+The virtual environment lives in .venv/ and is reinstalled when pyproject.toml
+changes. Standard library only: this file runs before anything is installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+STAMP = VENV / ".installed"
+REDIS_PORT = 6379
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def say(message: str) -> None:
+    print(f"[tasks] {message}", flush=True)
+
+
+def run(*args: str | Path, check: bool = True) -> int:
+    return subprocess.run([str(a) for a in args], cwd=ROOT, check=check).returncode
+
+
+def ensure_venv() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"Python 3.11+ is needed, this is {sys.version.split()[0]}")
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == want and PYTHON.exists():
+        return
+    if not PYTHON.exists():
+        say("creating .venv")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    say("installing the project and its dev dependencies")
+    run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
+    run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[dev]")
+    STAMP.write_text(want)
+
+
+def redis_answers(port: int = REDIS_PORT) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def apt_install(*packages: str) -> None:
+    if shutil.which("apt-get") is None:
+        sys.exit(f"cannot install {' '.join(packages)}: no apt-get here; install them by hand")
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run([*sudo, "apt-get", "update", "-q"], check=True, env=env)
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-q", *packages], check=True, env=env)
+
+
+def ensure_redis() -> None:
+    """The Redis tests need a real server: use the one on 6379 or start one."""
+    if redis_answers():
+        return
+    if shutil.which("redis-server") is None:
+        say("installing redis-server")
+        apt_install("redis-server")
+    say("starting redis-server on 127.0.0.1:6379")
+    subprocess.run(
+        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(REDIS_PORT),
+         "--save", "", "--appendonly", "no"],
+        check=True,
+    )
+    for _ in range(50):
+        if redis_answers():
+            return
+        time.sleep(0.1)
+    sys.exit("redis-server did not answer on 127.0.0.1:6379")
+
+
+def ensure_chromium() -> None:
+    """Browser tests drive Debian's Chromium; Playwright's own download does not work here."""
+    if not CHROMIUM.exists():
+        say("installing chromium")
+        apt_install("chromium")
+
+
+def test(extra: list[str]) -> int:
+    ensure_venv()
+    ensure_redis()
+    ensure_chromium()
+    steps: list[list[str | Path]] = [
+        [BIN / "ruff", "check", "."],
+        [BIN / "ruff", "format", "--check", "."],
+        [BIN / "mypy", "."],
+        [PYTHON, "-m", "pytest", *extra],
+    ]
+    for step in steps:
+        say(" ".join(str(Path(s).name) if i == 0 else str(s) for i, s in enumerate(step)))
+        code = run(*step, check=False)
+        if code:
+            say(f"failed: {step[0]} exited {code}")
+            return code
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    command, rest = (argv[0], argv[1:]) if argv else ("help", [])
+    if command == "serve":
+        ensure_venv()
+        return run(BIN / "tarot", "serve", *rest, check=False)
+    if command == "test":
+        return test(rest)
+    if command == "tarot":
+        ensure_venv()
+        return run(BIN / "tarot", *rest, check=False)
+    print(__doc__)
+    return 0 if command in ("help", "-h", "--help") else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
