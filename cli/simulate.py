@@ -77,14 +77,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _summary(
-    deals: int, taken: Counter[str], made: Counter[str], cancelled: Counter[str], totals: list[float]
+    deals: int,
+    taken: Counter[str],
+    made: Counter[str],
+    cancelled: Counter[str],
+    totals: list[float],
 ) -> None:
     print(f"{deals} deals, {sum(cancelled.values())} cancelled ({_pairs(cancelled) or 'none'})")
     for contract in list(Contract)[1:]:
         code = contract.code
         if taken[code]:
-            print(f"  {code:<13} taken {taken[code]:>6}  made {made[code]:>6}"
-                  f"  ({100 * made[code] / taken[code]:.0f}%)")
+            print(
+                f"  {code:<13} taken {taken[code]:>6}  made {made[code]:>6}"
+                f"  ({100 * made[code] / taken[code]:.0f}%)"
+            )
     averages = ", ".join(f"seat {s}: {t / deals:+.2f}" for s, t in enumerate(totals))
     print(f"average score per deal: {averages}")
 

@@ -77,7 +77,9 @@ def check_discard(deal: Deal, cards: frozenset[Card]) -> int:
         raise IllegalDiscard(f"seat {seat} discarded {len(cards)} cards but must discard 6")
     if mask & ~hand:
         missing = " ".join(CODES[c] for c in cards_of(mask & ~hand))
-        raise IllegalDiscard(f"seat {seat} discarded {missing} not in hand", code="card_not_in_hand")
+        raise IllegalDiscard(
+            f"seat {seat} discarded {missing} not in hand", code="card_not_in_hand"
+        )
     if mask & KINGS:
         kings = " ".join(CODES[c] for c in cards_of(mask & KINGS))
         raise IllegalDiscard(f"seat {seat} discarded {kings}: no king may be discarded")

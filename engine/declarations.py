@@ -45,11 +45,7 @@ class PoigneeOffer:
 
 
 def can_declare_poignee(deal: Deal, seat: int) -> bool:
-    return (
-        deal.phase is Phase.PLAY
-        and not deal.played_by >> seat & 1
-        and seat not in deal.poignees
-    )
+    return deal.phase is Phase.PLAY and not deal.played_by >> seat & 1 and seat not in deal.poignees
 
 
 def poignee_pool(deal: Deal, seat: int, level: PoigneeLevel) -> int:

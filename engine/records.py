@@ -14,7 +14,7 @@ from typing import Any
 
 from .actions import Action, Bid, Contract, DeclareChelem, Discard, Play, ShowPoignee
 from .bidding import bidder_seat
-from .cards import CODES, UnknownCard, cards_of, parse_card
+from .cards import CODES, Card, UnknownCard, cards_of, parse_card
 from .deal import deal_from_hands
 from .errors import InvalidDeal, RecordError, TarotError
 from .game import apply_in_place
@@ -99,7 +99,7 @@ def _deal_of(record: Any) -> Deal:
         raise RecordError(str(e), code=e.code, rule=e.rule) from e
 
 
-def _cards(where: str, items: Any) -> list[int]:
+def _cards(where: str, items: Any) -> list[Card]:
     if not isinstance(items, list):
         raise RecordError(f"{where} must be a list of card codes")
     try:

@@ -116,9 +116,7 @@ def _settle_trick(deal: Deal) -> None:
     number = len(deal.tricks)
     is_last = number == LAST_TRICK
     excuse_position = cards.index(EXCUSE) if EXCUSE in cards else -1
-    excuse_side = (
-        deal.side_of((deal.leader + excuse_position) % 4) if excuse_position >= 0 else -1
-    )
+    excuse_side = deal.side_of((deal.leader + excuse_position) % 4) if excuse_position >= 0 else -1
     # R14: the Excuse's side took tricks 1-17 and leads it to the last one.
     swept = is_last and excuse_side >= 0 and deal.tricks_won[excuse_side] == LAST_TRICK
     winner = (deal.leader + trick_winner_position(cards, is_last, swept)) % 4
