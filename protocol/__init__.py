@@ -1,0 +1,44 @@
+"""The ``tarot.v1`` wire protocol: message models, codecs, engine conversions."""
+
+from .codecs import (
+    CODECS,
+    JSON,
+    JSON_SUBPROTOCOL,
+    MSGPACK,
+    MSGPACK_SUBPROTOCOL,
+    SUBPROTOCOLS,
+    Codec,
+    codec_for,
+    decode_client,
+)
+from .errors import ERROR_CODES, ProtocolError
+from .models import (
+    CLIENT_MESSAGES,
+    EVENTS,
+    MAX_FRAME_BYTES,
+    PROTOCOL_VERSION,
+    SERVER_MESSAGES,
+    ClientMessage,
+    ServerMessage,
+)
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "CODECS",
+    "ERROR_CODES",
+    "EVENTS",
+    "JSON",
+    "JSON_SUBPROTOCOL",
+    "MAX_FRAME_BYTES",
+    "MSGPACK",
+    "MSGPACK_SUBPROTOCOL",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "SUBPROTOCOLS",
+    "ClientMessage",
+    "Codec",
+    "ProtocolError",
+    "ServerMessage",
+    "codec_for",
+    "decode_client",
+]

@@ -1,0 +1,89 @@
+"""The two codecs of ``tarot.v1``: JSON in text frames, msgpack in binary frames.
+
+Both carry the same shapes (the models' JSON form). The codec of a connection
+is chosen by WebSocket subprotocol: ``tarot.v1.msgpack`` or ``tarot.v1.json``
+(JSON when none is asked).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+from pydantic import BaseModel, ValidationError
+
+from .errors import ProtocolError
+from .models import CLIENT_MESSAGES, MAX_FRAME_BYTES, SERVER_MESSAGES, ClientMessage, ServerMessage
+
+JSON_SUBPROTOCOL = "tarot.v1.json"
+MSGPACK_SUBPROTOCOL = "tarot.v1.msgpack"
+SUBPROTOCOLS = (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL)
+
+
+@dataclass(frozen=True, slots=True)
+class Codec:
+    name: str  # the subprotocol
+    binary: bool
+
+    def dumps(self, data: dict[str, Any]) -> str | bytes:
+        if self.binary:
+            packed: bytes = msgpack.packb(data, use_bin_type=True)
+            return packed
+        return json.dumps(data, separators=(",", ":"))
+
+    def loads(self, frame: str | bytes) -> Any:
+        if len(frame) > MAX_FRAME_BYTES:
+            raise ProtocolError("frame_too_large", f"frame of {len(frame)} bytes, limit 65536")
+        try:
+            if self.binary:
+                if isinstance(frame, str):
+                    raise ValueError("a text frame on a msgpack connection")
+                return msgpack.unpackb(frame, raw=False, strict_map_key=True)
+            if isinstance(frame, bytes):
+                raise ValueError("a binary frame on a JSON connection")
+            return json.loads(frame)
+        except (ValueError, msgpack.UnpackException, RecursionError) as e:
+            raise ProtocolError("bad_frame", f"cannot decode the frame: {e}") from e
+
+    def encode(self, message: BaseModel) -> str | bytes:
+        return self.dumps(message.model_dump(mode="json"))
+
+    def decode_client(self, frame: str | bytes) -> ClientMessage:
+        return decode_client(self.loads(frame))
+
+    def decode_server(self, frame: str | bytes) -> ServerMessage:
+        return SERVER_MESSAGES.validate_python(self.loads(frame))
+
+
+JSON = Codec(JSON_SUBPROTOCOL, binary=False)
+MSGPACK = Codec(MSGPACK_SUBPROTOCOL, binary=True)
+CODECS = {JSON.name: JSON, MSGPACK.name: MSGPACK}
+
+
+def codec_for(subprotocol: str | None) -> Codec:
+    return CODECS.get(subprotocol or "", JSON)
+
+
+def decode_client(data: Any) -> ClientMessage:
+    """Validate a decoded frame as a client message, or raise a typed ProtocolError."""
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_frame", "a message must be an object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+    try:
+        return CLIENT_MESSAGES.validate_python(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or kind
+        raise ProtocolError("invalid_message", f"{kind}: {where}: {first['msg']}") from e
+
+
+def _client_types() -> frozenset[str]:
+    schema = CLIENT_MESSAGES.json_schema()
+    return frozenset(schema["discriminator"]["mapping"])
+
+
+_CLIENT_TYPES = _client_types()

@@ -1,0 +1,37 @@
+"""Stable error codes of the protocol, and the error raised while decoding."""
+
+from __future__ import annotations
+
+# Every code a server ``error`` message may carry; docs/PROTOCOL.md explains each.
+ERROR_CODES: dict[str, str] = {
+    "bad_frame": "the frame could not be decoded (not JSON / msgpack, or not an object)",
+    "unknown_type": "the message's type is not one of the protocol's",
+    "invalid_message": "the message does not match its schema",
+    "frame_too_large": "the frame is larger than 64 KiB",
+    "hello_required": "the first message must be hello",
+    "unsupported_version": "the hello's protocol version is not supported",
+    "rate_limited": "too many messages: slow down",
+    "unknown_table": "no such table",
+    "table_full": "no free seat (or that seat is taken)",
+    "bad_invite": "the table is private and the invite code is missing or wrong",
+    "bad_token": "the seat token is unknown or no longer valid",
+    "not_seated": "this connection holds no seat",
+    "already_seated": "this connection already holds a seat or watches a table",
+    "not_started": "the table has not started",
+    "already_started": "the table has already started",
+    "not_your_turn": "it is another seat's turn",
+    "illegal_action": "the rules refuse the action (``rule`` names the ruling)",
+    "stale": "the table moved on while the action was applied; look at the new state",
+    "unavailable": "the table store does not answer; try again",
+    "internal": "an unexpected server error; nothing changed",
+}
+
+
+class ProtocolError(Exception):
+    """A frame or message refused before it reached a table."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
