@@ -1,0 +1,36 @@
+"""AI players: bots that decide from one seat's view (``engine.View``) only.
+
+    bot = make_bot("expert")
+    action = bot.choose(engine.view(deal, deal.to_act), random.Random(7))
+
+Levels, weakest first: ``random`` (uniform legal actions), ``basic`` (a
+cheap heuristic, fine on a server's event loop), ``expert`` (a rule-based
+player that tracks played cards and voids), ``strong`` (determinized search
+over sampled hidden hands; run it in a process pool).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Bot
+from .basic import BasicBot
+from .random_bot import RandomBot
+
+LEVELS = ("random", "basic", "expert", "strong")
+
+
+def make_bot(level: str, **options: Any) -> Bot:
+    """The bot of a level; ``ValueError`` for an unknown level or option."""
+    if level == "random":
+        return RandomBot(**options)
+    if level == "basic":
+        return BasicBot(**options)
+    if level == "expert":
+        return BasicBot(name="expert", **options)  # replaced by the expert player below
+    if level == "strong":
+        return BasicBot(name="strong", **options)
+    raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
+
+
+__all__ = ["LEVELS", "Bot", "make_bot"]

@@ -1,0 +1,40 @@
+"""Every bot: legal actions only, decisions from the seat's view only, ``make_bot``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ai
+import engine
+from engine import apply_in_place, new_deal, view
+
+
+def play_deal(bots: list[ai.Bot], seed: int) -> engine.Deal:
+    """A whole deal; ``apply_in_place`` refuses (raises) any illegal action."""
+    rng = random.Random(seed)
+    deal = new_deal(seed % 4, rng)
+    while not deal.is_over:
+        seat = deal.to_act
+        apply_in_place(deal, bots[seat].choose(view(deal, seat), rng))
+    return deal
+
+
+@pytest.mark.parametrize("level", ["random", "basic"])
+def test_cheap_bots_only_play_legal_actions(level: str) -> None:
+    bots = [ai.make_bot(level)] * 4
+    for seed in range(150):
+        deal = play_deal(bots, seed)
+        assert sum(engine.score(deal).scores) == 0
+
+
+def test_make_bot_knows_every_level() -> None:
+    for level in ai.LEVELS:
+        bot = ai.make_bot(level)
+        assert isinstance(bot, ai.Bot)
+
+
+def test_make_bot_rejects_unknown_level() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        ai.make_bot("grandmaster")
