@@ -1,0 +1,70 @@
+"""The duplicate arena: its margins and intervals are right on rigged cases."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ai.arena import BotSpec, Summary, bootstrap_ci, percentile, play_duplicate
+
+
+def test_random_against_itself_has_an_interval_covering_zero() -> None:
+    spec = BotSpec.parse("random")
+    summary = Summary("random", "random")
+    for index in range(40):
+        summary.add(play_duplicate(spec, spec, index, seed=3))
+    figures = summary.to_json(seed=3)
+    assert figures["ci_low"] <= 0 <= figures["ci_high"]
+    assert figures["illegal"] == 0
+
+
+def test_identical_deterministic_bots_have_a_zero_margin() -> None:
+    spec = BotSpec.parse("basic")
+    for index in range(5):
+        result = play_duplicate(spec, spec, index, seed=11)
+        assert result.margin == 0
+        assert all(t.scores == result.tables[-1].scores for t in result.tables)
+
+
+def test_margin_is_a_minus_b_in_the_same_seat_averaged_over_seatings() -> None:
+    a, b = BotSpec.parse("basic"), BotSpec.parse("random")
+    result = play_duplicate(a, b, 0, seed=5)
+    reference = result.tables[-1].scores
+    by_hand = sum(result.tables[s].scores[s] - reference[s] for s in range(4)) / 4
+    assert result.margin == pytest.approx(by_hand)
+    assert [t.table for t in result.tables] == ["A0", "A1", "A2", "A3", "B"]
+    assert all(t.record["hands"] == result.tables[0].record["hands"] for t in result.tables)
+
+
+def test_a_duplicate_deal_is_reproducible() -> None:
+    a, b = BotSpec.parse("basic"), BotSpec.parse("random")
+    assert play_duplicate(a, b, 7, seed=1).margin == play_duplicate(a, b, 7, seed=1).margin
+
+
+def test_bootstrap_interval_of_a_constant_is_that_constant() -> None:
+    assert bootstrap_ci([2.5] * 30, random.Random(0)) == (2.5, 2.5)
+
+
+def test_bootstrap_interval_covers_the_mean_of_a_known_sample() -> None:
+    rng = random.Random(1)
+    values = [rng.gauss(10, 5) for _ in range(400)]
+    low, high = bootstrap_ci(values, random.Random(2))
+    mean = sum(values) / len(values)
+    assert low < mean < high
+    # Standard error 5 / sqrt(400) = 0.25: the interval is about +-0.5 wide.
+    assert 0.3 < (high - low) / 2 < 0.7
+
+
+def test_percentile() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 0.5) == 51
+    assert percentile(values, 0.99) == 100
+
+
+def test_bot_spec_parses_options_and_refuses_unknown_levels() -> None:
+    assert str(BotSpec.parse("random")) == "random"
+    with pytest.raises(ValueError):
+        BotSpec.parse("wizard")
+    with pytest.raises(ValueError):
+        BotSpec.parse("basic:budget_ms")
