@@ -15,6 +15,7 @@ from typing import Any
 
 from .base import Bot
 from .basic import BasicBot
+from .expert import ExpertBot
 from .random_bot import RandomBot
 
 LEVELS = ("random", "basic", "expert", "strong")
@@ -27,7 +28,7 @@ def make_bot(level: str, **options: Any) -> Bot:
     if level == "basic":
         return BasicBot(**options)
     if level == "expert":
-        return BasicBot(name="expert", **options)  # replaced by the expert player below
+        return ExpertBot(**options)
     if level == "strong":
         return BasicBot(name="strong", **options)
     raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")

@@ -21,7 +21,7 @@ def play_deal(bots: list[ai.Bot], seed: int) -> engine.Deal:
     return deal
 
 
-@pytest.mark.parametrize("level", ["random", "basic"])
+@pytest.mark.parametrize("level", ["random", "basic", "expert"])
 def test_cheap_bots_only_play_legal_actions(level: str) -> None:
     bots = [ai.make_bot(level)] * 4
     for seed in range(150):
