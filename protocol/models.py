@@ -18,6 +18,7 @@ CardCode = Annotated[str, Field(pattern=r"^(T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[
 ContractCode = Literal["pass", "prise", "garde", "garde_sans", "garde_contre"]
 Seat = Annotated[int, Field(ge=0, le=3)]
 TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Number = int | float  # scores keep their int form (45, not 45.0); halves are floats
 AiLevel = Literal["random", "basic", "expert", "strong"]
 PoigneeLevelName = Literal["simple", "double", "triple"]
 PhaseName = Literal["bidding", "discard", "chelem", "play", "done"]
@@ -54,7 +55,7 @@ class TableSummary(Model):
     phase: PhaseName | None = None
     deal_number: int = 0
     spectators: int = 0
-    totals: list[float] = Field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
+    totals: list[Number] = Field(default_factory=lambda: [0, 0, 0, 0])
 
 
 class DiscardChoice(Model):
@@ -101,7 +102,7 @@ class PoigneeInfo(Model):
 class BonusLine(Model):
     kind: Literal["petit_au_bout", "poignee", "chelem"]
     side: Literal["taker", "defence"]
-    points: float
+    points: Number
     seat: Seat | None = None
     detail: str = ""
 
@@ -110,17 +111,17 @@ class ScoreSheet(Model):
     """The score sheet of RECORD.md."""
 
     status: Literal["played", "cancelled"]
-    scores: list[float]
+    scores: list[Number]
     reason: Literal["all_pass", "petit_sec"] | None = None
     taker: Seat | None = None
     contract: ContractCode | None = None
     bouts: int | None = None
-    points: float | None = None
+    points: Number | None = None
     target: int | None = None
     made: bool | None = None
     multiplier: int | None = None
-    contract_score: float | None = None
-    per_defender: float | None = None
+    contract_score: Number | None = None
+    per_defender: Number | None = None
     bonuses: list[BonusLine] = Field(default_factory=list)
     trick_winners: list[Seat] = Field(default_factory=list)
 
@@ -293,7 +294,7 @@ class ScoreEvent(Model):
     kind: Literal["score"] = "score"
     deal_number: int
     sheet: ScoreSheet
-    totals: list[float]
+    totals: list[Number]
 
 
 class RecordEvent(Model):
@@ -306,7 +307,7 @@ class RecordEvent(Model):
 
 class TableOverEvent(Model):
     kind: Literal["table_over"] = "table_over"
-    totals: list[float]
+    totals: list[Number]
 
 
 EventModel = Annotated[
@@ -493,7 +494,8 @@ class Error(Model):
     type: Literal["error"] = "error"
     code: str
     message: str
-    rule: str | None = None
+    rule: str | None = None  # the ruling (R1-R20) behind an illegal action
+    reason: str | None = None  # the engine's finer code, e.g. must_follow_suit
 
 
 class Bye(Model):

@@ -1,0 +1,55 @@
+"""``tarot serve``: run a server node (memory store by default, Redis with --redis)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("serve", help="run the game server (browser client at http://HOST:PORT/)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks one)")
+    p.add_argument(
+        "--redis", dest="redis_url", help="Redis URL (or TAROT_REDIS_URL); memory if unset"
+    )
+    p.add_argument("--log-format", choices=["text", "json"], help="log lines as text or JSON")
+    p.add_argument("--node-id", help="this node's name in leases and logs")
+    p.add_argument(
+        "--ai-pause",
+        dest="ai_pause_seconds",
+        type=float,
+        help="seconds before each AI move, so humans can follow (default 0)",
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.app import run_server
+    from server.logs import setup_logging
+    from server.settings import Settings, SettingsError
+
+    try:
+        settings = Settings.from_env(
+            host=args.host,
+            port=args.port,
+            redis_url=args.redis_url,
+            log_format=args.log_format,
+            node_id=args.node_id,
+            ai_pause_seconds=args.ai_pause_seconds,
+        )
+    except SettingsError as e:
+        print(f"tarot serve: {e}", file=sys.stderr)
+        return 2
+    setup_logging(settings.log_format)
+    try:
+        asyncio.run(run_server(settings))
+    except OSError as e:
+        print(
+            f"tarot serve: cannot listen on {settings.host}:{settings.port}: {e.strerror}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0

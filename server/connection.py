@@ -1,0 +1,239 @@
+"""One WebSocket connection: decode, check, dispatch, answer.
+
+A connection first says ``hello``; then it may list and create tables, take
+a seat, watch, resume a seat with its token, and act. Every refused message
+gets an ``error`` with a stable code and changes nothing; only abuse (a flood
+that goes on) closes the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.exceptions import ConnectionClosed
+
+from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for
+from protocol import models as m
+from protocol.convert import action_of
+
+from . import transitions as tr
+from .node import Node
+from .table import TableRuntime, now_ms
+
+log = logging.getLogger("tarot.connection")
+SERVER_NAME = "cardavia-tarot/0.1"
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    def __init__(self, node: Node, ws: ServerConnection) -> None:
+        self.node = node
+        self.ws = ws
+        self.codec: Codec = codec_for(ws.subprotocol)
+        self.seat: int | None = None
+        self.last_seq = 0
+        self.table: TableRuntime | None = None
+        self.greeted = False
+        self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)
+        self.strikes = 0
+
+    # Subscriber interface (see table.Subscriber)
+    def send_frame(self, frame: str | bytes) -> None:
+        # broadcast() writes to the transport's buffer without awaiting: fan-out never
+        # blocks on one slow client, and frames leave in the order they were sent.
+        broadcast([self.ws], frame)
+
+    def send(self, message: m.Model) -> None:
+        self.send_frame(self.codec.encode(message))
+
+    def error(
+        self, code: str, message: str, rule: str | None = None, reason: str | None = None
+    ) -> None:
+        self.node.metrics.refused.labels(code=code).inc()
+        self.send(m.Error(code=code, message=message, rule=rule, reason=reason))
+
+    async def serve(self) -> None:
+        self.node.metrics.connections.inc()
+        try:
+            async for frame in self.ws:
+                if not await self._frame(frame):
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            self.node.metrics.connections.dec()
+            await self._gone()
+
+    async def _frame(self, frame: str | bytes) -> bool:
+        """Handle one frame; False closes the connection (abuse)."""
+        if not self.limit.allow():
+            self.strikes += 1
+            if self.strikes >= self.node.settings.abuse_strikes:
+                self.send(m.Bye(reason="abuse", message="too many messages"))
+                await self.ws.close(1008, "rate limit")
+                return False
+            self.error("rate_limited", "too many messages: slow down")
+            return True
+        try:
+            message = self.codec.decode_client(frame)
+            await self._dispatch(message)
+        except ProtocolError as e:
+            self.error(e.code, e.message)
+        except tr.TableRefused as e:
+            self.error(e.code, e.message, e.rule, e.reason)
+        except ConnectionClosed:
+            return False
+        except Exception:  # the server never crashes on one message
+            log.exception("internal error on a message")
+            self.error("internal", "an unexpected server error; nothing changed")
+        return True
+
+    async def _dispatch(self, message: Any) -> None:  # noqa: C901 - one branch per type
+        if isinstance(message, m.Hello):
+            return self._hello(message)
+        if not self.greeted:
+            raise ProtocolError("hello_required", "say hello first (with the protocol version)")
+        match message:
+            case m.Ping():
+                self.send(m.Pong())
+            case m.ListTables():
+                self.send(m.Tables(tables=await self.node.list_tables()))
+            case m.CreateTable(options=options):
+                runtime = await self.node.create_table(options)
+                self.send(m.TableCreated(table=runtime.summary(), invite=runtime.data.invite))
+            case m.Join():
+                await self._join(message)
+            case m.Watch(table_id=table_id, invite=invite):
+                await self._watch(table_id, invite)
+            case m.Resume(token=token, last_seq=last_seq):
+                await self._resume(token, last_seq)
+            case m.Start():
+                runtime, _ = self._seated()
+                await runtime.transact(lambda d, s: tr.start(d, s, now_ms()))
+            case m.Act(action=action):
+                await self._act(action)
+            case m.NextDeal():
+                runtime, seat = self._seated()
+                await runtime.transact(lambda d, s: tr.ready(d, s, seat, now_ms()))
+            case m.Leave():
+                await self._leave()
+        return None
+
+    def _hello(self, hello: m.Hello) -> None:
+        if hello.protocol != PROTOCOL_VERSION:
+            raise ProtocolError(
+                "unsupported_version",
+                f"protocol {hello.protocol} is not supported; "
+                f"this server speaks {PROTOCOL_VERSION}",
+            )
+        self.greeted = True
+        self.send(m.Welcome(server=SERVER_NAME))
+
+    def _seated(self) -> tuple[TableRuntime, int]:
+        if self.table is None or self.seat is None:
+            raise tr.TableRefused("not_seated", "this connection holds no seat")
+        return self.table, self.seat
+
+    def _free(self) -> None:
+        if self.table is not None:
+            raise tr.TableRefused(
+                "already_seated", f"this connection already follows table {self.table.table_id}"
+            )
+
+    async def _join(self, join: m.Join) -> None:
+        self._free()
+        runtime = await self.node.runtime(join.table_id)
+        tr.check_invite(runtime.data, join.invite)
+        change = await runtime.transact(lambda d, s: tr.join(d, s, join.seat, join.name, now_ms()))
+        seat, token = change.result
+        self.table, self.seat = runtime, seat
+        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
+        await runtime.follow(self)
+
+    async def _watch(self, table_id: str, invite: str | None) -> None:
+        self._free()
+        runtime = await self.node.runtime(table_id)
+        tr.check_invite(runtime.data, invite)
+        self.table, self.seat = runtime, None
+        self.send(m.Watching(table_id=table_id))
+        await runtime.follow(self)
+
+    async def _resume(self, token: str, last_seq: int | None) -> None:
+        if self.table is not None and self.seat is not None:
+            raise tr.TableRefused("already_seated", "this connection already holds a seat")
+        try:
+            runtime = await self.node.runtime_of_token(token)
+        except tr.TableRefused as e:
+            if e.code == "unknown_table":
+                raise tr.TableRefused("bad_token", "the seat token is unknown") from e
+            raise
+        seat = tr.seat_of_token(runtime.data, token)
+        # A second connection with the same token replaces the first, which is told why.
+        for other in list(runtime.subscribers):
+            if other is not self and other.seat == seat and isinstance(other, Connection):
+                other.replaced()
+        if self.table is not None:
+            self.table.unsubscribe(self)
+        self.table, self.seat = runtime, seat
+        await runtime.transact(lambda d, s: tr.present(d, s, seat))
+        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
+        await runtime.follow(self, last_seq)
+
+    def replaced(self) -> None:
+        """Another connection resumed this seat: say why, and let go."""
+        self.send(m.Bye(reason="replaced", message="this seat was resumed by another connection"))
+        if self.table is not None:
+            self.table.unsubscribe(self)
+        self.table, self.seat = None, None
+        asyncio.get_running_loop().create_task(self.ws.close(1000, "replaced"))
+
+    async def _act(self, action: Any) -> None:
+        runtime, seat = self._seated()
+        start = time.perf_counter()
+        engine_action = action_of(action, seat)
+        await runtime.transact(lambda d, s: tr.act(d, s, engine_action, now_ms()))
+        self.node.metrics.actions.inc()
+        self.node.metrics.action_latency.observe(time.perf_counter() - start)
+
+    async def _leave(self) -> None:
+        if self.table is None:
+            raise tr.TableRefused("not_seated", "this connection follows no table")
+        runtime, seat = self.table, self.seat
+        runtime.unsubscribe(self)
+        self.table, self.seat = None, None
+        if seat is not None:
+            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
+        self.send(m.Left(table_id=runtime.table_id))
+
+    async def _gone(self) -> None:
+        """The connection closed: a seated player's grace period starts."""
+        runtime, seat = self.table, self.seat
+        if runtime is None:
+            return
+        runtime.unsubscribe(self)
+        if seat is not None and not any(s.seat == seat for s in runtime.subscribers):
+            try:
+                await runtime.transact(lambda d, s: tr.dropped(d, s, seat, now_ms()))
+            except tr.TableRefused as e:
+                log.warning("table %s: could not mark seat %s away: %s", runtime.table_id, seat, e)

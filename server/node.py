@@ -1,0 +1,164 @@
+"""This server process: its store, its table runtimes, its leases, its bots.
+
+Several nodes may share one store (Redis). A node loads a table's runtime on
+first use, follows the table's committed changes through the store, and runs
+the background work of the tables whose lease it holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from protocol import models as m
+
+from . import transitions as tr
+from .bots import BotRunner
+from .metrics import Metrics
+from .settings import Settings
+from .store import StoreError, TableStore, Update
+from .table import TableRuntime, now_ms
+from .tabledata import TableData, new_table_id, table_of_token
+
+log = logging.getLogger("tarot.node")
+
+
+class Node:
+    def __init__(
+        self, settings: Settings, store: TableStore, bots: BotRunner | None = None
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.bots = bots or BotRunner(settings.bot_workers)
+        self.metrics = Metrics()
+        self.runtimes: dict[str, TableRuntime] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._leases_task: asyncio.Task[None] | None = None
+        self.draining = False
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        self._leases_task = asyncio.get_running_loop().create_task(self._keep_leases())
+
+    async def stop(self) -> None:
+        if self._leases_task is not None:
+            self._leases_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._leases_task
+        for runtime in self.runtimes.values():
+            runtime.stop_driving()
+            with contextlib.suppress(StoreError):
+                await self.store.release_lease(runtime.table_id, self.settings.node_id)
+        self.bots.close()
+
+    # ------------------------------------------------------------ tables
+
+    async def runtime(self, table_id: str) -> TableRuntime:
+        """The runtime of a table, loaded from the store on first use."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is not None:
+            return runtime
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            runtime = self.runtimes.get(table_id)
+            if runtime is not None:
+                return runtime
+            try:
+                data = await self.store.load(table_id)
+            except StoreError as e:
+                raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+            if data is None:
+                raise tr.TableRefused("unknown_table", f"no table {table_id!r}")
+            return await self._add(data)
+
+    async def _add(self, data: TableData) -> TableRuntime:
+        runtime = TableRuntime(self, data)
+        self.runtimes[data.table_id] = runtime
+
+        def listener(update: Update) -> None:
+            runtime.apply_update(update)
+
+        try:
+            await self.store.subscribe(data.table_id, listener)
+            await runtime.reload()  # a change may have landed before the subscription
+        except StoreError as e:
+            log.warning("cannot follow table %s: %s", data.table_id, e)
+        await self._lease(runtime)
+        return runtime
+
+    async def create_table(self, options: m.TableOptions) -> TableRuntime:
+        invite = new_table_id() + new_table_id() if options.private else None
+        data = TableData(
+            table_id=new_table_id(), options=options, invite=invite, created_ms=now_ms()
+        )
+        try:
+            await self.store.create(data)
+        except StoreError as e:
+            raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+        self.metrics.tables_created.inc()
+        return await self._add(data)
+
+    async def list_tables(self) -> list[m.TableSummary]:
+        """Public tables, from the store (every node's), not only this node's."""
+        try:
+            tables = await self.store.list_tables()
+        except StoreError as e:
+            raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+        out = []
+        for data in sorted(tables, key=lambda t: t.created_ms):
+            if data.options.private:
+                continue
+            runtime = self.runtimes.get(data.table_id)
+            out.append(runtime.summary() if runtime else data.summary(None))
+        return out
+
+    async def runtime_of_token(self, token: str) -> TableRuntime:
+        return await self.runtime(table_of_token(token))
+
+    # ------------------------------------------------------------ leases
+
+    async def _lease(self, runtime: TableRuntime) -> None:
+        """Run the table's background work here if no other node does."""
+        if runtime.data.status != "playing" or self.draining:
+            return
+        try:
+            held = await self.store.acquire_lease(
+                runtime.table_id, self.settings.node_id, self.settings.lease_ms
+            )
+        except StoreError:
+            held = False
+        if held and not runtime.driving:
+            if runtime.data.version > 1:
+                self.metrics.lease_takeovers.inc()
+            runtime.start_driving()
+        elif not held and runtime.driving:
+            runtime.stop_driving()
+
+    async def _keep_leases(self) -> None:
+        """Renew our leases; adopt playing tables whose driver is gone (a lost node)."""
+        period = self.settings.lease_ms / 3000
+        while True:
+            await asyncio.sleep(period)
+            start = time.perf_counter()
+            with contextlib.suppress(StoreError):
+                for data in await self.store.list_tables():
+                    if data.status == "playing" and data.table_id not in self.runtimes:
+                        with contextlib.suppress(tr.TableRefused):
+                            await self.runtime(data.table_id)
+            for runtime in list(self.runtimes.values()):
+                if runtime.data.status == "playing":
+                    await self._lease(runtime)
+                elif runtime.driving:
+                    runtime.stop_driving()
+            self.metrics.lease_sweep_seconds.observe(time.perf_counter() - start)
+
+    async def release_leases(self) -> None:
+        """Hand every lease over (draining): another node adopts the tables."""
+        self.draining = True
+        for runtime in self.runtimes.values():
+            runtime.stop_driving()
+            with contextlib.suppress(StoreError):
+                await self.store.release_lease(runtime.table_id, self.settings.node_id)

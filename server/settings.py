@@ -1,0 +1,57 @@
+"""Server settings: one dataclass, built from CLI flags and the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+class SettingsError(ValueError):
+    """A setting with a value that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    redis_url: str | None = None
+    log_format: str = "text"  # "text" or "json"
+    node_id: str = field(default_factory=lambda: f"node-{os.getpid()}")
+    rate_per_second: float = 30.0  # per connection, refilled continuously
+    rate_burst: int = 60
+    abuse_strikes: int = 200  # refused-for-rate messages before the connection is closed
+    ai_pause_seconds: float = 0.0  # a delay before each AI move, so humans can follow
+    next_deal_seconds: float = 30.0  # how long a finished deal waits for "next_deal"
+    lease_ms: int = 5000
+    drain_seconds: float = 10.0
+    bot_workers: int = 1  # processes for search bots
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise SettingsError(f"port must be 0-65535, not {self.port}")
+        if self.log_format not in ("text", "json"):
+            raise SettingsError(f"log format must be text or json, not {self.log_format!r}")
+        if self.redis_url is not None and not self.redis_url.startswith(
+            ("redis://", "rediss://", "unix://")
+        ):
+            raise SettingsError(f"redis URL must start with redis://, not {self.redis_url!r}")
+        if self.rate_per_second <= 0 or self.rate_burst < 1:
+            raise SettingsError("the rate limit must be positive")
+        if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0:
+            raise SettingsError("pauses cannot be negative")
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        """Flags (``overrides``, None meaning unset) over TAROT_* variables over defaults."""
+        env: dict[str, object] = {}
+        if url := os.environ.get("TAROT_REDIS_URL"):
+            env["redis_url"] = url
+        if fmt := os.environ.get("TAROT_LOG_FORMAT"):
+            env["log_format"] = fmt
+        if pause := os.environ.get("TAROT_AI_PAUSE"):
+            try:
+                env["ai_pause_seconds"] = float(pause)
+            except ValueError:
+                raise SettingsError(f"TAROT_AI_PAUSE must be a number, not {pause!r}") from None
+        env.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**env)  # type: ignore[arg-type]

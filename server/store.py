@@ -1,0 +1,141 @@
+"""Where tables live: the ``TableStore`` interface and its in-memory implementation.
+
+A store keeps each table's data and event log, applies changes atomically
+(check-and-set on ``version``), and tells every subscribed node about each
+committed change, so that any node can serve any table. Leases let exactly
+one node at a time run a table's background work (AI turns, timeouts).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .tabledata import StoredEvent, TableData
+
+EVENT_LOG_LIMIT = 2000  # events kept per table for reconnection catch-up
+
+
+class StoreError(Exception):
+    """Base of store failures."""
+
+
+class StaleVersion(StoreError):
+    """Another writer changed the table first: reload and retry."""
+
+
+class StoreUnavailable(StoreError):
+    """The store does not answer (Redis down or too slow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """A committed change, as every subscribed node hears of it."""
+
+    table: TableData
+    events: list[StoredEvent]
+
+
+Listener = Callable[[Update], None]
+
+
+class TableStore(Protocol):
+    async def create(self, table: TableData) -> None: ...
+
+    async def load(self, table_id: str) -> TableData | None: ...
+
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+        """Store ``table`` (whose version is the stored one + 1) and append ``events``.
+
+        Raises ``StaleVersion`` if the stored version is not ``table.version - 1``.
+        """
+        ...
+
+    async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
+        """Events after ``seq``, or None when some of them are no longer kept."""
+        ...
+
+    async def list_tables(self) -> list[TableData]: ...
+
+    async def subscribe(self, table_id: str, listener: Listener) -> None: ...
+
+    async def unsubscribe(self, table_id: str, listener: Listener) -> None: ...
+
+    async def acquire_lease(self, table_id: str, owner: str, ttl_ms: int) -> bool:
+        """Take or renew the table's lease for ``owner``; False if another holds it."""
+        ...
+
+    async def release_lease(self, table_id: str, owner: str) -> None: ...
+
+    async def ping(self) -> bool: ...
+
+    async def close(self) -> None: ...
+
+
+class MemoryStore:
+    """The embedded default: everything in this process, nothing persisted."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, TableData] = {}
+        self._events: dict[str, list[StoredEvent]] = {}
+        self._listeners: dict[str, list[Listener]] = {}
+        self._leases: dict[str, tuple[str, float]] = {}
+
+    async def create(self, table: TableData) -> None:
+        if table.table_id in self._tables:
+            raise StaleVersion(f"table {table.table_id} exists")
+        self._tables[table.table_id] = table
+        self._events[table.table_id] = []
+
+    async def load(self, table_id: str) -> TableData | None:
+        return self._tables.get(table_id)
+
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+        current = self._tables.get(table.table_id)
+        if current is None or current.version != table.version - 1:
+            raise StaleVersion(f"table {table.table_id} changed")
+        self._tables[table.table_id] = table
+        log = self._events[table.table_id]
+        log.extend(events)
+        if len(log) > EVENT_LOG_LIMIT:
+            del log[: len(log) - EVENT_LOG_LIMIT]
+        update = Update(table, events)
+        for listener in list(self._listeners.get(table.table_id, ())):
+            listener(update)
+
+    async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
+        log = self._events.get(table_id, [])
+        if log and log[0].seq > seq + 1:
+            return None
+        return [e for e in log if e.seq > seq]
+
+    async def list_tables(self) -> list[TableData]:
+        return list(self._tables.values())
+
+    async def subscribe(self, table_id: str, listener: Listener) -> None:
+        self._listeners.setdefault(table_id, []).append(listener)
+
+    async def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        listeners = self._listeners.get(table_id, [])
+        if listener in listeners:
+            listeners.remove(listener)
+
+    async def acquire_lease(self, table_id: str, owner: str, ttl_ms: int) -> bool:
+        now = time.monotonic()
+        holder = self._leases.get(table_id)
+        if holder is not None and holder[0] != owner and holder[1] > now:
+            return False
+        self._leases[table_id] = (owner, now + ttl_ms / 1000)
+        return True
+
+    async def release_lease(self, table_id: str, owner: str) -> None:
+        if self._leases.get(table_id, ("", 0.0))[0] == owner:
+            del self._leases[table_id]
+
+    async def ping(self) -> bool:
+        return True
+
+    async def close(self) -> None:
+        self._listeners.clear()

@@ -1,0 +1,124 @@
+"""What a table is in the store: options, seats, the series, the current deal.
+
+The deal is kept as its secret seed and the actions applied so far, never as
+a pickled state: any node rebuilds the engine state by replaying them
+(``deal_state``). ``version`` grows by one with every committed change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+import engine
+from protocol import models as m
+from protocol.convert import action_of
+
+
+class Data(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SeatData(Data):
+    occupant: Literal["human", "ai", "empty"] = "empty"
+    name: str = ""
+    token_hash: str | None = None
+    dropped_at_ms: int | None = None  # the human's connection was lost then (None: present)
+
+
+class DealData(Data):
+    number: int  # 1-based, counting cancelled deals too
+    dealer: int
+    seed: str  # secret until the deal's record is published
+    actions: list[dict[str, Any]] = Field(default_factory=list)  # {"seat": s, "action": {...}}
+
+
+class StoredEvent(Data):
+    seq: int
+    audience: list[int] | None  # None: everyone at the table
+    event: dict[str, Any]
+
+
+class TableData(Data):
+    table_id: str
+    options: m.TableOptions
+    invite: str | None = None
+    created_ms: int = 0
+    status: Literal["waiting", "playing", "finished"] = "waiting"
+    version: int = 0
+    seq: int = 0
+    seats: list[SeatData] = Field(default_factory=lambda: [SeatData() for _ in range(4)])
+    dealer: int = 0  # the next deal's dealer
+    totals: list[m.Number] = Field(default_factory=lambda: [0, 0, 0, 0])
+    played: int = 0  # deals scored (cancelled ones excluded)
+    deal: DealData | None = None
+    ready: list[bool] = Field(default_factory=lambda: [False] * 4)
+    deal_over_ms: int | None = None  # when the current deal ended
+    turn_deadline_ms: int | None = None
+
+    def summary(self, phase: engine.Phase | None, spectators: int = 0) -> m.TableSummary:
+        return m.TableSummary(
+            table_id=self.table_id,
+            options=self.options,
+            seats=[
+                m.SeatInfo(
+                    seat=i,
+                    occupant=s.occupant,
+                    name=s.name,
+                    connected=s.occupant == "human" and s.dropped_at_ms is None,
+                )
+                for i, s in enumerate(self.seats)
+            ],
+            status=self.status,
+            phase=phase.value if phase is not None else None,
+            deal_number=self.deal.number if self.deal else 0,
+            totals=self.totals,
+            spectators=spectators,
+        )
+
+    def bump(self, **changes: Any) -> TableData:
+        """A copy with ``changes`` and the next version."""
+        return self.model_copy(update={**changes, "version": self.version + 1})
+
+    def with_seat(self, seat: int, **changes: Any) -> list[SeatData]:
+        seats = list(self.seats)
+        seats[seat] = seats[seat].model_copy(update=changes)
+        return seats
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def new_token(table_id: str) -> tuple[str, str]:
+    """A seat token (``table_id.secret``) and the hash the store keeps of it."""
+    token = f"{table_id}.{secrets.token_urlsafe(24)}"
+    return token, hash_token(token)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def table_of_token(token: str) -> str:
+    return token.split(".", 1)[0]
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+def deal_state(deal: DealData) -> engine.Deal:
+    """Rebuild the engine state of a deal from its seed and actions."""
+    state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
+    for entry in deal.actions:
+        engine.apply_in_place(state, stored_action(entry))
+    return state
+
+
+def stored_action(entry: dict[str, Any]) -> engine.Action:
+    model = m.Act.model_validate({"type": "act", "action": entry["action"]}).action
+    return action_of(model, entry["seat"])

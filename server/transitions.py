@@ -1,0 +1,288 @@
+"""How a table changes: pure functions from table data to new data plus events.
+
+No I/O here and no rule of the game: legality is the engine's (``engine.step``);
+this module only decides table matters (seats, tokens, the series of deals,
+who sees which event). ``table.TableRuntime`` commits the results.
+
+Each function returns a ``Change``: the new ``TableData`` (version not yet
+bumped), the events to append with their audiences, and the engine state of
+the current deal after the change.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from protocol import models as m
+from protocol.convert import action_model, event_model, sheet_model
+
+from .tabledata import (
+    DealData,
+    SeatData,
+    TableData,
+    hash_token,
+    new_seed,
+    new_token,
+)
+
+Audience = list[int] | None
+
+
+class TableRefused(Exception):
+    """A request the table refuses; ``code`` is a protocol error code."""
+
+    def __init__(
+        self, code: str, message: str, *, rule: str | None = None, reason: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.reason = reason
+
+
+@dataclass(slots=True)
+class Change:
+    data: TableData
+    state: engine.Deal | None
+    events: list[tuple[Audience, m.Model]] = field(default_factory=list)
+    result: Any = None
+
+    def emit(self, event: m.Model, audience: Audience = None) -> None:
+        self.events.append((audience, event))
+
+
+def seat_info(data: TableData, seat: int) -> m.SeatInfo:
+    s = data.seats[seat]
+    return m.SeatInfo(
+        seat=seat,
+        occupant=s.occupant,
+        name=s.name,
+        connected=s.occupant == "human" and s.dropped_at_ms is None,
+    )
+
+
+def _seat_changed(change: Change, seat: int) -> None:
+    change.emit(m.SeatChanged(seat=seat_info(change.data, seat)))
+
+
+def check_invite(data: TableData, invite: str | None) -> None:
+    if data.invite is not None and not hmac.compare_digest(data.invite, invite or ""):
+        raise TableRefused(
+            "bad_invite", f"table {data.table_id} is private: a valid invite is needed"
+        )
+
+
+def join(
+    data: TableData, state: engine.Deal | None, seat: int | None, name: str, now_ms: int
+) -> Change:
+    """Take a free seat (an empty one, or an AI-filled one once started). Result: the token."""
+    free = [i for i, s in enumerate(data.seats) if s.occupant != "human"]
+    if data.status == "finished":
+        raise TableRefused("table_full", f"table {data.table_id} is finished")
+    if seat is None:
+        if not free:
+            raise TableRefused("table_full", f"table {data.table_id} has no free seat")
+        seat = free[0]
+    elif seat not in free:
+        raise TableRefused("table_full", f"seat {seat} of table {data.table_id} is taken")
+    token, token_hash = new_token(data.table_id)
+    seats = data.with_seat(
+        seat,
+        occupant="human",
+        name=name or f"Player {seat + 1}",
+        token_hash=token_hash,
+        dropped_at_ms=None,
+    )
+    change = Change(data.model_copy(update={"seats": seats}), state, result=(seat, token))
+    _seat_changed(change, seat)
+    if data.status == "waiting" and all(s.occupant == "human" for s in seats):
+        _start(change, now_ms)
+    return change
+
+
+def seat_of_token(data: TableData, token: str) -> int:
+    token_hash = hash_token(token)
+    for i, s in enumerate(data.seats):
+        if s.occupant == "human" and s.token_hash and hmac.compare_digest(s.token_hash, token_hash):
+            return i
+    raise TableRefused("bad_token", "the seat token is unknown or no longer valid")
+
+
+def present(data: TableData, state: engine.Deal | None, seat: int) -> Change:
+    """The seat's player is (back) online: the AI hands the seat back."""
+    change = Change(data, state, result=seat)
+    if data.seats[seat].dropped_at_ms is not None:
+        change.data = data.model_copy(update={"seats": data.with_seat(seat, dropped_at_ms=None)})
+        _seat_changed(change, seat)
+    return change
+
+
+def dropped(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
+    """The seat's connection was lost: the grace period starts."""
+    change = Change(data, state)
+    if data.seats[seat].occupant == "human" and data.seats[seat].dropped_at_ms is None:
+        seats = data.with_seat(seat, dropped_at_ms=now_ms)
+        change.data = data.model_copy(update={"seats": seats})
+        _seat_changed(change, seat)
+    return change
+
+
+def leave(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
+    """A player leaves for good: the seat empties before the start, the AI takes it after."""
+    occupant = "empty" if data.status == "waiting" else "ai"
+    seats = data.with_seat(seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None)
+    change = Change(data.model_copy(update={"seats": seats}), state)
+    _seat_changed(change, seat)
+    if data.status == "playing" and not any(s.occupant == "human" for s in seats):
+        _finish(change)
+    return change
+
+
+def start(data: TableData, state: engine.Deal | None, now_ms: int) -> Change:
+    if data.status != "waiting":
+        raise TableRefused("already_started", f"table {data.table_id} has already started")
+    change = Change(data, state)
+    _start(change, now_ms)
+    return change
+
+
+def _start(change: Change, now_ms: int) -> None:
+    seats = [
+        s if s.occupant == "human" else SeatData(occupant="ai", name=f"AI {i + 1}")
+        for i, s in enumerate(change.data.seats)
+    ]
+    change.data = change.data.model_copy(update={"seats": seats, "status": "playing"})
+    for i, s in enumerate(change.data.seats):
+        if s.occupant == "ai":
+            _seat_changed(change, i)
+    begin_deal(change, now_ms)
+
+
+def begin_deal(change: Change, now_ms: int) -> None:
+    """Shuffle a new deal from a fresh secret seed; the dealer is the series' (R1)."""
+    data = change.data
+    number = data.deal.number + 1 if data.deal else 1
+    deal = DealData(number=number, dealer=data.dealer, seed=new_seed())
+    state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
+    change.data = data.model_copy(update={"deal": deal, "ready": [False] * 4, "deal_over_ms": None})
+    change.state = state
+    change.emit(m.DealStartedEvent(deal_number=number, dealer=deal.dealer))
+    for event in engine.deal_events(state):
+        if not isinstance(event, engine.events.DealStarted):
+            change.emit(event_model(event), _audience(event))
+    _after_move(change, now_ms)
+
+
+def _audience(event: engine.Event) -> Audience:
+    audience = event.audience
+    return None if audience is None else list(audience)
+
+
+def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_ms: int) -> Change:
+    """Apply one seat's action through the engine (which decides legality)."""
+    if data.status != "playing" or state is None or data.deal is None:
+        raise TableRefused("not_started", f"table {data.table_id} is not playing a deal")
+    try:
+        after, events = engine.step(state, action)
+    except engine.IllegalAction as e:
+        code = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
+        raise TableRefused(code, str(e), rule=e.rule or None, reason=e.code) from e
+    entry = {"seat": action.seat, "action": action_model(action).model_dump(mode="json")}
+    deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
+    change = Change(data.model_copy(update={"deal": deal}), after)
+    for event in events:
+        if not isinstance(event, engine.events.DealScored):
+            change.emit(event_model(event), _audience(event))
+    _after_move(change, now_ms)
+    return change
+
+
+def _after_move(change: Change, now_ms: int) -> None:
+    """Announce whose turn it is, or close the deal."""
+    state = change.state
+    assert state is not None
+    if not state.is_over:
+        seat = state.to_act
+        deadline = _deadline(change.data, seat, now_ms)
+        change.data = change.data.model_copy(update={"turn_deadline_ms": deadline})
+        change.emit(m.TurnEvent(seat=seat, phase=state.phase.value, deadline_ms=deadline))
+        return
+    _close_deal(change, now_ms)
+
+
+def _deadline(data: TableData, seat: int, now_ms: int) -> int | None:
+    turn = data.options.turn_seconds
+    if turn is None or data.seats[seat].occupant != "human":
+        return None
+    return now_ms + int(turn * 1000)
+
+
+def _close_deal(change: Change, now_ms: int) -> None:
+    """Score the deal, publish its record, move the series on (R1)."""
+    data, state = change.data, change.state
+    assert state is not None and data.deal is not None
+    sheet = engine.score(state)
+    series = engine.Series(
+        deals_to_play=data.options.deals,
+        dealer=data.dealer,
+        totals=list(data.totals),
+        played=data.played,
+    )
+    series.record(sheet)
+    change.data = data.model_copy(
+        update={
+            "dealer": series.dealer,
+            "totals": list(series.totals),
+            "played": series.played,
+            "deal_over_ms": now_ms,
+            "turn_deadline_ms": None,
+            "ready": [False] * 4,
+        }
+    )
+    change.emit(
+        m.ScoreEvent(
+            deal_number=data.deal.number, sheet=sheet_model(sheet), totals=change.data.totals
+        )
+    )
+    change.emit(m.RecordEvent(deal_number=data.deal.number, record=engine.to_record(state)))
+    if series.is_over:
+        _finish(change)
+
+
+def _finish(change: Change) -> None:
+    change.data = change.data.model_copy(update={"status": "finished", "turn_deadline_ms": None})
+    change.emit(m.TableOverEvent(totals=change.data.totals))
+
+
+def ready(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
+    """The seat wants the next deal; it starts once every present human is ready."""
+    if data.status != "playing" or state is None or not state.is_over:
+        raise TableRefused("not_started", "the next deal can only follow a finished deal")
+    change = Change(data.model_copy(update={"ready": _set(data.ready, seat)}), state)
+    if everyone_ready(change.data):
+        begin_deal(change, now_ms)
+    return change
+
+
+def _set(flags: list[bool], seat: int) -> list[bool]:
+    out = list(flags)
+    out[seat] = True
+    return out
+
+
+def everyone_ready(data: TableData) -> bool:
+    return all(
+        data.ready[i] or s.occupant != "human" or s.dropped_at_ms is not None
+        for i, s in enumerate(data.seats)
+    )
+
+
+def next_deal(data: TableData, state: engine.Deal | None, now_ms: int) -> Change:
+    """The driver's move after a deal: re-deal a cancelled one, or the wait is over."""
+    change = Change(data, state)
+    begin_deal(change, now_ms)
+    return change
