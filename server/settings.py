@@ -17,8 +17,8 @@ class Settings:
     redis_url: str | None = None
     log_format: str = "text"  # "text" or "json"
     node_id: str = field(default_factory=lambda: f"node-{os.getpid()}")
-    rate_per_second: float = 30.0  # per connection, refilled continuously
-    rate_burst: int = 60
+    rate_per_second: float = 50.0  # per connection, refilled continuously
+    rate_burst: int = 200
     abuse_strikes: int = 200  # refused-for-rate messages before the connection is closed
     ai_pause_seconds: float = 0.0  # a delay before each AI move, so humans can follow
     next_deal_seconds: float = 30.0  # how long a finished deal waits for "next_deal"
