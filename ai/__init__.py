@@ -17,6 +17,7 @@ from .base import Bot
 from .basic import BasicBot
 from .expert import ExpertBot
 from .random_bot import RandomBot
+from .strong import StrongBot
 
 LEVELS = ("random", "basic", "expert", "strong")
 
@@ -30,7 +31,7 @@ def make_bot(level: str, **options: Any) -> Bot:
     if level == "expert":
         return ExpertBot(**options)
     if level == "strong":
-        return BasicBot(name="strong", **options)
+        return StrongBot(**options)
     raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
 
 

@@ -82,17 +82,47 @@ class Knowledge:
         rng.shuffle(cards)
         places = [[i for i in range(5) if masks[i] >> c & 1] for c in cards]
         order = sorted(range(len(cards)), key=lambda k: len(places[k]))
+        placed: list[list[int]] = [[], [], [], [], []]
         for k in order:
             card = cards[k]
             options = [i for i in places[k] if room[i] > 0]
             if not options:
                 if strict:
-                    return None
-                options = [i for i in range(5) if room[i] > 0]
+                    where = _make_room(card, places[k], placed, masks, room, hands, rng)
+                    if where < 0:
+                        return None
+                    options = [where]
+                else:
+                    options = [i for i in range(5) if room[i] > 0]
             where = _weighted(options, room, rng)
             hands[where] |= 1 << card
             room[where] -= 1
+            placed[where].append(card)
         return hands
+
+
+def _make_room(
+    card: int,
+    places: list[int],
+    placed: list[list[int]],
+    masks: list[int],
+    room: list[int],
+    hands: list[int],
+    rng: random.Random,
+) -> int:
+    """Move one placed card to a place with room so that ``card`` fits; its place or -1."""
+    for where in rng.sample(places, len(places)):
+        for i, other in enumerate(placed[where]):
+            for target in range(5):
+                if room[target] > 0 and masks[target] >> other & 1:
+                    placed[where].pop(i)
+                    hands[where] &= ~(1 << other)
+                    hands[target] |= 1 << other
+                    placed[target].append(other)
+                    room[target] -= 1
+                    room[where] += 1
+                    return where
+    return -1
 
 
 def _weighted(options: list[int], room: list[int], rng: random.Random) -> int:
@@ -121,6 +151,8 @@ def knowledge_of(view: engine.View) -> Knowledge:
     for shower, shown in view.poignees:
         if shower != seat:
             k.fixed[shower] |= mask(shown) & ~k.played
+            if EXCUSE in shown:  # R8: the Excuse only with every trump held
+                k.allowed[shower] &= ~(TRUMPS & ~mask(shown))
     for i in range(4):
         k.fixed[i] &= ~k.played
     if seat < 4:

@@ -1,0 +1,299 @@
+"""``strong``: determinized search (perfect-information Monte Carlo) under a time budget.
+
+Every decision samples the hidden cards consistently with all the seat knows
+(``knowledge``: cards seen, voids and trump caps shown, the public chien and
+discard trumps, shown poignees; bids weigh the sample by rejection: a seat
+that passed rarely holds a prise hand). Each sample becomes engine ``Deal``s
+(``determinize.rebuild``: ``deal_from_hands`` plus the history replayed),
+then a fast ``PlayState`` for search.
+
+- Card play: for each sample, every legal card is tried and the deal played
+  out by the ``expert`` policy for all four seats; in the last
+  ``endgame_tricks`` tricks the sample is solved exactly (alpha-beta with a
+  transposition table, ``solver``). The card with the best mean result for
+  the seat's side is played. The same samples serve every card (common random
+  numbers), so differences between cards are measured precisely.
+- Bidding: each contract it may bid is played out on the samples (the chien
+  taken and discarded by the expert's rule, or left for garde sans / contre);
+  it bids the contract with the best mean score if that beats passing (0).
+- Discard: a few candidate discards (the expert's, the basic one, voids in
+  each suit, the most points) are played out on the same samples; the best
+  mean wins.
+- Poignee, chelem: the expert's rules.
+
+The budget is ``budget_ms`` per decision (``fast=True``: 40 ms); bidding and
+the discard get ``bid_factor`` times more. ``samples`` > 0 replaces the clock
+with a fixed number of samples: decisions then depend only on the view and
+the rng. More time, more samples: a better estimate of each card's worth.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+import engine
+from engine import Contract, Phase, TarotError
+from engine.chien import discard_rule
+
+from . import basic, expert
+from .cardset import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, bits, mask
+from .determinize import rebuild
+from .knowledge import PILE, Knowledge, knowledge_of
+from .playout import PlayState, final_value, rollout
+from .solver import best_moves
+
+FAST_MS = 40.0
+
+
+@dataclass(slots=True)
+class Clock:
+    deadline: float
+    samples: int  # > 0: stop after this many samples instead of at the deadline
+    minimum: int = 3
+
+    @classmethod
+    def start(cls, budget_ms: float, samples: int) -> Clock:
+        return cls(time.perf_counter() + budget_ms / 1000, samples)
+
+    def more(self, done: int) -> bool:
+        if self.samples > 0:
+            return done < self.samples
+        return done < self.minimum or time.perf_counter() < self.deadline
+
+
+@dataclass(slots=True)
+class StrongBot:
+    name: str = "strong"
+    budget_ms: float = 150.0
+    fast: bool = False
+    samples: int = 0
+    endgame_tricks: int = 3
+    bid_factor: float = 2.0
+
+    def __post_init__(self) -> None:
+        if self.budget_ms <= 0 or self.endgame_tricks < 0:
+            raise ValueError("budget_ms must be positive and endgame_tricks >= 0")
+
+    @property
+    def budget(self) -> float:
+        return min(self.budget_ms, FAST_MS) if self.fast else self.budget_ms
+
+    def choose(self, view: engine.View, rng: random.Random) -> engine.Action:
+        seat = view.seat
+        legal = view.legal
+        if seat is None or not legal:
+            raise ValueError("it is not this seat's turn")
+        if legal.phase is Phase.BIDDING:
+            return engine.Bid(seat, self._bid(view, rng))
+        if legal.discard is not None:
+            return engine.Discard(seat, self._discard(view, rng))
+        if legal.phase is Phase.CHELEM or legal.poignees:
+            return expert.ExpertBot().choose(view, rng)
+        return engine.PLAYS[seat][self._play(view, rng)]
+
+    # Card play -------------------------------------------------------------
+
+    def _play(self, view: engine.View, rng: random.Random) -> int:
+        legal = mask(view.legal.cards)
+        if legal & (legal - 1) == 0:
+            return bits(legal)[0]
+        k = knowledge_of(view)
+        clock = Clock.start(self.budget, self.samples)
+        moves = bits(legal)
+        totals = dict.fromkeys(moves, 0)
+        base: PlayState | None = None
+        sign = 1 if view.seat == view.taker else -1
+        done = 0
+        while clock.more(done):
+            hands = _sample_with_bids(k, view, rng)
+            if base is None:
+                base = _template(view, k, hands)
+                if base is None:
+                    done += 1
+                    continue
+            state = _state_of(base, view, hands)
+            for card, value in self._values(state, moves, rng).items():
+                totals[card] += sign * value
+            done += 1
+        if base is None:  # pragma: no cover - every sample refused: fall back on the rules
+            return expert.play_from_view(view)
+        return max(moves, key=lambda c: (totals[c], -c))
+
+    def _values(self, state: PlayState, moves: list[int], rng: random.Random) -> dict[int, int]:
+        if 18 - state.n_tricks <= self.endgame_tricks:
+            return best_moves(state)
+        out = {}
+        for card in moves:
+            child = state.copy()
+            child.play(card)
+            out[card] = rollout(child, rng)
+        return out
+
+    # Bidding ---------------------------------------------------------------
+
+    def _bid(self, view: engine.View, rng: random.Random) -> Contract:
+        allowed: list[Contract] = [c for c in view.legal.bids if c is not Contract.PASS]
+        if not allowed:
+            return Contract.PASS
+        seat = view.seat
+        assert seat is not None
+        k = knowledge_of(view)
+        clock = Clock.start(self.budget * self.bid_factor, self.samples)
+        totals: dict[Contract, float] = dict.fromkeys(allowed, 0.0)
+        done = 0
+        while clock.more(done):
+            hands = _sample_with_bids(k, view, rng)
+            for contract, value in _contract_values(seat, view.dealer, hands, allowed, rng).items():
+                totals[contract] += value
+            done += 1
+        best = max(allowed, key=lambda c: totals[c])
+        return best if totals[best] > 0 else Contract.PASS
+
+    # Discard ---------------------------------------------------------------
+
+    def _discard(self, view: engine.View, rng: random.Random) -> frozenset[engine.Card]:
+        rule = view.legal.discard
+        assert rule is not None and view.seat is not None
+        hand = mask(view.hand)
+        candidates = _discard_candidates(hand, rule)
+        if len(candidates) == 1:
+            return _cards(candidates[0])
+        k = knowledge_of(view)
+        clock = Clock.start(self.budget * self.bid_factor, self.samples)
+        totals = [0] * len(candidates)
+        done = 0
+        while clock.more(done):
+            hands = k.sample(rng)
+            for i, cand in enumerate(candidates):
+                state = _fresh_state(view.seat, view.dealer, hands, view.contract)
+                state.hands[view.seat] = hand & ~cand
+                state.extra = cand
+                totals[i] += rollout(state, rng)
+            done += 1
+        best = max(range(len(candidates)), key=lambda i: totals[i])
+        return _cards(candidates[best])
+
+
+def _cards(m: int) -> frozenset[engine.Card]:
+    return frozenset(engine.Card(c) for c in bits(m))
+
+
+def _template(view: engine.View, k: Knowledge, hands: list[int]) -> PlayState | None:
+    """The public part of the state, from one sample replayed through the engine."""
+    try:
+        deal = rebuild(view, k, hands)
+    except TarotError:
+        return None
+    if deal.to_act != view.to_act or deal.phase is not Phase.PLAY:
+        return None
+    return PlayState.from_deal(deal)
+
+
+def _state_of(base: PlayState, view: engine.View, hands: list[int]) -> PlayState:
+    state = base.copy()
+    state.hands = hands[:4]
+    if view.contract.shows_chien and view.discard is None:
+        state.extra = hands[PILE] | mask(view.discard_trumps)
+    elif view.contract is Contract.GARDE_SANS:
+        state.extra = hands[PILE]
+    return state
+
+
+def _sample_with_bids(k: Knowledge, view: engine.View, rng: random.Random) -> list[int]:
+    """A sample, redrawn (a few times at most) while a bid contradicts the hand it gives."""
+    hands = k.sample(rng)
+    for _ in range(8):
+        if all(_fits_bid(k, view, seat, contract, hands) for seat, contract in view.bids):
+            break
+        hands = k.sample(rng)
+    return hands
+
+
+def _fits_bid(
+    k: Knowledge, view: engine.View, seat: int, contract: Contract, hands: list[int]
+) -> bool:
+    if seat == k.seat:
+        return True
+    dealt = hands[seat] | k.played_by[seat]
+    if seat == view.taker and view.contract.shows_chien and view.chien is not None:
+        dealt &= ~mask(view.chien)
+    if dealt.bit_count() != 18:
+        return True  # the taker's discard is unseen: no sound estimate
+    points = expert.hand_points(dealt)
+    if contract is Contract.PASS:
+        return points < expert.THRESHOLDS[0] + 6
+    return points >= expert.THRESHOLDS[contract - 1] - 12
+
+
+def _fresh_state(taker: int, dealer: int, hands: list[int], contract: Contract) -> PlayState:
+    state = PlayState()
+    state.hands = hands[:4]
+    state.taker = taker
+    state.leader = state.to_act = (dealer + 1) % 4
+    state.mult = contract.multiplier
+    return state
+
+
+def _contract_values(
+    seat: int, dealer: int, hands: list[int], allowed: list[Contract], rng: random.Random
+) -> dict[Contract, float]:
+    """The seat's score (3a) for each contract, played out on one sample."""
+    out: dict[Contract, float] = {}
+    chien = hands[PILE]
+    shown = [c for c in allowed if c.shows_chien]
+    if shown:
+        hand = hands[seat] | chien
+        cards = expert.discard(hand, discard_rule(hand))
+        state = _fresh_state(seat, dealer, hands, Contract.PRISE)
+        state.hands[seat] = hand & ~mask(cards)
+        state.extra = mask(cards)
+        _add_poignees(state)
+        rollout(state, rng)
+        for contract in shown:
+            state.mult = contract.multiplier
+            out[contract] = 1.5 * final_value(state)
+    for contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE):
+        if contract in allowed:
+            state = _fresh_state(seat, dealer, hands, contract)
+            state.extra = chien if contract is Contract.GARDE_SANS else 0
+            _add_poignees(state)
+            out[contract] = 1.5 * rollout(state, rng)
+    return out
+
+
+def _add_poignees(state: PlayState) -> None:
+    """Every seat with 10+ trumps shows them (as the expert does)."""
+    for hand in state.hands:
+        n = (hand & TRUMPS).bit_count() + (1 if hand >> 21 & 1 else 0)
+        if n >= 15:
+            state.poignee_halves += 80
+        elif n >= 13:
+            state.poignee_halves += 60
+        elif n >= 10:
+            state.poignee_halves += 40
+
+
+def _discard_candidates(hand: int, rule: engine.DiscardRule) -> list[int]:
+    """A handful of sensible discards, all inside the rule, without repeats."""
+    found = [mask(expert.discard(hand, rule)), mask(basic.discard(hand, rule))]
+    required = mask(rule.required)
+    allowed = mask(rule.allowed)
+    room = rule.count - required.bit_count()
+    by_points = sorted(bits(allowed & ~required & ~TRUMPS), key=lambda c: -HALF_POINTS[c])
+    if len(by_points) >= room:
+        found.append(required | mask(by_points[:room]))
+    for s in range(4):
+        suit = allowed & ~required & SUIT_MASKS[s]
+        if hand & KINGS & SUIT_MASKS[s] or not suit or suit.bit_count() > room:
+            continue
+        rest = [c for c in by_points if not (1 << c) & suit]
+        extra = room - suit.bit_count()
+        if len(rest) >= extra:
+            found.append(required | suit | mask(rest[:extra]))
+    out: list[int] = []
+    for m in found:
+        if m not in out and rule.is_valid(_cards(m)):
+            out.append(m)
+    return out

@@ -1,0 +1,50 @@
+"""The search's fast play state scores exactly as the engine does."""
+
+from __future__ import annotations
+
+import random
+
+from ai.playout import PlayState, final_value, rollout
+from engine import Deal, Phase, apply_in_place, new_deal, random_action, score
+
+
+def _into_play(seed: int, extra_cards: int) -> Deal | None:
+    rng = random.Random(seed)
+    deal = new_deal(seed % 4, rng)
+    while not deal.is_over and deal.phase is not Phase.PLAY:
+        apply_in_place(deal, random_action(deal, rng))
+    for _ in range(extra_cards):
+        if deal.is_over:
+            break
+        apply_in_place(deal, random_action(deal, rng))
+    return None if deal.is_over else deal
+
+
+def test_play_state_follows_the_engine_to_the_same_score() -> None:
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        deal = _into_play(seed, rng.randrange(70))
+        if deal is None:
+            continue
+        state = PlayState.from_deal(deal)
+        while not deal.is_over:
+            assert deal.hands == state.hands and deal.to_act == state.to_act
+            assert state.legal() & ~deal.hands[deal.to_act] == 0
+            action = random_action(deal, rng)
+            apply_in_place(deal, action)
+            if hasattr(action, "card"):
+                state.play(action.card)
+        assert state.is_over
+        assert final_value(state) == round(2 * score(deal).per_defender)
+        checked += 1
+    assert checked > 200
+
+
+def test_rollout_ends_the_deal() -> None:
+    deal = _into_play(1, 5)
+    assert deal is not None
+    state = PlayState.from_deal(deal)
+    value = rollout(state, random.Random(0))
+    assert state.is_over
+    assert value == final_value(state)
