@@ -35,7 +35,14 @@ from .bidding import apply_bid, legal_bids
 from .cards import Card
 from .chien import DiscardRule, apply_discard, discard_rule
 from .declarations import PoigneeOffer, apply_chelem, apply_poignee, poignee_offers
-from .errors import DealOver, IllegalChelem, IllegalPoignee, NotYourTurn, WrongPhase
+from .errors import (
+    DealOver,
+    IllegalChelem,
+    IllegalDiscard,
+    IllegalPoignee,
+    NotYourTurn,
+    WrongPhase,
+)
 from .state import Deal, Phase
 from .tricks import legal_cards, play_card, refuse_play
 
@@ -68,6 +75,7 @@ class Legal:
 
 
 NO_ACTIONS = Legal(-1, Phase.DONE, ())
+CANCEL_RULES = {"petit_sec": "R3", "all_pass": "R4"}
 
 
 def legal_actions(deal: Deal) -> Legal:
@@ -110,7 +118,11 @@ def apply(deal: Deal, action: Action) -> Deal:
 def apply_in_place(deal: Deal, action: Action) -> None:
     """Apply ``action`` to ``deal`` itself. On error ``deal`` is unchanged."""
     if deal.phase is Phase.DONE:
-        raise DealOver(f"the deal is over; seat {action.seat} cannot act")
+        why = f" ({deal.cancelled.replace('_', ' ')})" if deal.cancelled else ""
+        raise DealOver(
+            f"the deal is over{why}; seat {action.seat} cannot act",
+            rule=CANCEL_RULES.get(deal.cancelled),
+        )
     _check_turn(deal, action)
     if isinstance(action, Play):
         _apply_play(deal, action)
@@ -118,6 +130,11 @@ def apply_in_place(deal: Deal, action: Action) -> None:
         _require(deal, action, Phase.BIDDING)
         apply_bid(deal, action.contract)
     elif isinstance(action, Discard):
+        if deal.taker >= 0 and not deal.contract.shows_chien:
+            raise IllegalDiscard(
+                f"seat {action.seat} discarded but {deal.contract.code} leaves the chien unseen",
+                rule="R7",
+            )
         _require(deal, action, Phase.DISCARD)
         apply_discard(deal, action.cards)
     elif isinstance(action, DeclareChelem):
