@@ -1,0 +1,36 @@
+"""A Python client for the ``tarot.v1`` protocol: connect, sit, play, write bots.
+
+    from clients.python import Bot, Client, play_table
+
+    client = await Client.connect("ws://127.0.0.1:8765/")
+    created = await client.create_table()
+    await client.join(created.table.table_id)
+    await client.start()
+    totals = await play_table(client, Bot())
+
+Messages and their fields are the protocol's models (``protocol.models``);
+docs/CLIENTS.md walks through the library and writing a bot.
+"""
+
+from .bot import Bot, play_table
+from .client import Action, Client
+from .connection import CodecName, Connection
+from .enginebot import EngineBot, engine_view
+from .errors import ClientError, ConnectionLost, Disconnected, ServerError
+from .state import TableState
+
+__all__ = [
+    "Action",
+    "Bot",
+    "Client",
+    "ClientError",
+    "CodecName",
+    "Connection",
+    "ConnectionLost",
+    "Disconnected",
+    "EngineBot",
+    "ServerError",
+    "TableState",
+    "engine_view",
+    "play_table",
+]

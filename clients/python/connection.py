@@ -1,0 +1,69 @@
+"""One WebSocket to a tarot server: the handshake, typed messages in and out.
+
+The codec is chosen by subprotocol (``tarot.v1.msgpack`` by default, or
+``tarot.v1.json``); every frame is decoded and validated into a protocol model.
+This layer does not reconnect: ``client.Client`` does, over new connections.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Subprotocol
+
+from protocol import JSON, MSGPACK, PROTOCOL_VERSION, Codec, ServerMessage
+from protocol import models as m
+
+from .errors import ServerError
+
+CodecName = Literal["msgpack", "json"]
+CLIENT_NAME = "cardavia-tarot-python/0.1"
+
+
+def codec_named(name: CodecName) -> Codec:
+    if name == "msgpack":
+        return MSGPACK
+    if name == "json":
+        return JSON
+    raise ValueError(f"unknown codec {name!r}; expected msgpack or json")
+
+
+class Connection:
+    """An open, greeted connection: ``await Connection.open(url)``."""
+
+    def __init__(self, ws: ClientConnection, codec: Codec, welcome: m.Welcome) -> None:
+        self.ws = ws
+        self.codec = codec
+        self.welcome = welcome
+
+    @classmethod
+    async def open(
+        cls, url: str, codec: CodecName = "msgpack", client: str = CLIENT_NAME
+    ) -> Connection:
+        """Connect, say hello, and wait for the welcome (``ServerError`` if refused)."""
+        chosen = codec_named(codec)
+        ws = await connect(url, subprotocols=[Subprotocol(chosen.name)], open_timeout=10)
+        if ws.subprotocol != chosen.name:
+            await ws.close()
+            raise ServerError("unsupported_version", f"the server did not accept {chosen.name}")
+        await ws.send(chosen.encode(m.Hello(protocol=PROTOCOL_VERSION, client=client)))
+        reply = chosen.decode_server(await ws.recv())
+        if isinstance(reply, m.Error):
+            await ws.close()
+            raise ServerError.of(reply)
+        if not isinstance(reply, m.Welcome):
+            await ws.close()
+            raise ServerError("bad_frame", f"expected welcome, got {reply.type}")
+        return cls(ws, chosen, reply)
+
+    async def send(self, message: BaseModel) -> None:
+        await self.ws.send(self.codec.encode(message))
+
+    async def recv(self) -> ServerMessage:
+        """The next message; ``websockets.ConnectionClosed`` when the socket closes."""
+        return self.codec.decode_server(await self.ws.recv())
+
+    async def close(self) -> None:
+        await self.ws.close()

@@ -1,0 +1,48 @@
+"""The client library's exceptions: one for a server's refusal, one for a lost connection.
+
+A refused message changes nothing on the server; ``ServerError`` carries the
+server's ``error`` message as it was sent (its stable ``code``, the
+``message``, and for an illegal action the ``rule`` and the engine's
+``reason``). See docs/PROTOCOL.md for every code.
+"""
+
+from __future__ import annotations
+
+from protocol import models as m
+
+
+class ClientError(Exception):
+    """Base of every exception raised by ``clients.python``."""
+
+
+class ServerError(ClientError):
+    """The server refused a message: ``code`` is stable, ``rule`` names the ruling (R1-R20)."""
+
+    def __init__(
+        self, code: str, message: str, rule: str | None = None, reason: str | None = None
+    ) -> None:
+        super().__init__(f"{code}: {message}" + (f" ({rule})" if rule else ""))
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.reason = reason
+
+    @classmethod
+    def of(cls, error: m.Error) -> ServerError:
+        return cls(error.code, error.message, error.rule, error.reason)
+
+
+class ConnectionLost(ClientError):
+    """The connection dropped while a request waited; the client reconnects if it can.
+
+    Whether the request reached the table is unknown: the events that follow
+    the reconnection tell (an action that was applied shows up as its event).
+    """
+
+
+class Disconnected(ClientError):
+    """The connection is gone for good: closed, replaced by another, or not resumable."""
+
+    def __init__(self, message: str, reason: str = "closed") -> None:
+        super().__init__(message)
+        self.reason = reason
