@@ -45,13 +45,15 @@ def codes(text: str) -> list[str]:
     return out
 
 
-def _span(low: str, high: str) -> list[str]:
-    if low[0] == "T" and high[0] == "T":
-        return [f"T{n}" for n in range(int(low[1:]), int(high[1:]) + 1)]
-    suit = low[-1]
-    assert high[-1] == suit, f"a span stays in one suit: {low}..{high}"
-    first, last = RANKS.index(low[:-1]), RANKS.index(high[:-1])
-    return [rank + suit for rank in RANKS[first : last + 1]]
+def _span(start: str, end: str) -> list[str]:
+    """Trumps or one suit from ``start`` to ``end`` included, upwards or downwards."""
+    if start[0] == "T" and end[0] == "T":
+        names = [f"T{n}" for n in range(1, 22)]
+    else:
+        assert start[-1] == end[-1], f"a span stays in one suit: {start}..{end}"
+        names = [rank + start[-1] for rank in RANKS]
+    first, last = names.index(start), names.index(end)
+    return names[first : last + 1] if first <= last else names[last : first + 1][::-1]
 
 
 def cards(text: str) -> list[Card]:
@@ -118,6 +120,23 @@ def play_lowest(deal: Deal, tricks: int) -> Deal:
     target = len(deal.tricks) + tricks
     while len(deal.tricks) < target:
         deal = apply(deal, Play(deal.to_act, lowest(deal)))
+    return deal
+
+
+def autoplay(deal: Deal, script: dict[int, str] | None = None, avoid: str = "EX") -> Deal:
+    """Play the deal out: a scripted seat plays its listed cards in order, the others
+    their lowest legal card, keeping the ``avoid`` cards for when nothing else is legal."""
+    queues = {seat: codes(text) for seat, text in (script or {}).items()}
+    kept = set(cards(avoid))
+    while not deal.is_over:
+        seat = deal.to_act
+        if queues.get(seat):
+            card = parse_card(queues[seat].pop(0))
+        else:
+            legal = engine.legal_actions(deal).cards
+            card = min(legal, key=lambda c: (c in kept, c))
+        deal = apply(deal, Play(seat, card))
+    assert not any(queues.values()), f"cards left unplayed: {queues}"
     return deal
 
 
