@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
+from protocol import ServerMessage
 from protocol import models as m
 
 from .client import Action, Client
@@ -68,12 +70,15 @@ class Bot:
         return m.PlayAction(card=self.play(view, legal.cards))
 
 
-async def play_table(client: Client, bot: Bot) -> list[m.Number]:
+async def play_table(
+    client: Client, bot: Bot, on_message: Callable[[ServerMessage], None] | None = None
+) -> list[m.Number]:
     """Play the client's seat with ``bot`` until the table is over; return the totals.
 
     Answers each current ``your_turn``, says ``next_deal`` after each scored
     deal, and rides over reconnections. A refused action raises ``ServerError``
-    (a bot's bug), except when the turn moved on meanwhile.
+    (a bot's bug), except when the turn moved on meanwhile. ``on_message`` sees
+    every message first (to log or draw them).
     """
     state = client.state
     if state is None or state.seat is None:
@@ -81,6 +86,8 @@ async def play_table(client: Client, bot: Bot) -> list[m.Number]:
     if state.over:
         return list(state.totals)
     async for message in client:
+        if on_message is not None:
+            on_message(message)
         if isinstance(message, m.YourTurn) and message is state.turn:
             await _answer(client, bot, message)
         elif isinstance(message, m.Event) and isinstance(message.event, m.RecordEvent):

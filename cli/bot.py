@@ -1,0 +1,105 @@
+"""``tarot bot``: play a seat of a table on a server with any bot, until the table is over.
+
+    tarot bot --table AbC123 --policy clients.python.example_bot:Greedy
+    tarot bot --server ws://host:8765/ --table new --deals 3 --start --policy ai:expert
+
+``--policy module:Class`` names a ``clients.python.Bot`` subclass (built with
+no arguments); ``--policy ai:LEVEL`` one of our engine's AI levels. Prints one
+JSON line at the end: the table, the seat and the totals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from clients.python import Bot
+    from protocol import ServerMessage
+
+DEFAULT_SERVER = "ws://127.0.0.1:8765/"
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("bot", help="play a seat on a server with a bot (yours or ours)")
+    p.add_argument("--server", default=DEFAULT_SERVER, help=f"WebSocket URL ({DEFAULT_SERVER})")
+    p.add_argument("--table", required=True, help="the table's id, or 'new' to create one")
+    p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: any free one)")
+    p.add_argument(
+        "--policy", required=True, help="module:Class (a clients.python.Bot) or ai:LEVEL"
+    )
+    p.add_argument("--name", default="", help="the name shown at the table")
+    p.add_argument("--invite", help="the invite code of a private table")
+    p.add_argument("--start", action="store_true", help="start the table (AI fills empty seats)")
+    p.add_argument("--deals", type=int, default=1, help="deals of a new table (default 1)")
+    p.add_argument("--json", action="store_true", help="speak JSON instead of msgpack")
+    p.set_defaults(run=run)
+
+
+def load_policy(spec: str) -> Bot:
+    """The bot a ``--policy`` names; ``ValueError`` with a one-line reason if it cannot."""
+    from clients.python import Bot, EngineBot
+
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise ValueError(f"policy {spec!r} is not module:Class or ai:LEVEL")
+    if module_name == "ai":
+        return EngineBot(attr)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"cannot import {module_name!r}: {e}") from e
+    cls = getattr(module, attr, None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise ValueError(f"{spec!r} is not a subclass of clients.python.Bot")
+    return cls()
+
+
+async def play(args: argparse.Namespace, bot: Bot) -> dict[str, Any]:
+    from clients.python import Client, play_table
+    from protocol import models as m
+
+    async with await Client.connect(args.server, "json" if args.json else "msgpack") as client:
+        table_id = args.table
+        if table_id == "new":
+            created = await client.create_table(m.TableOptions(deals=args.deals))
+            table_id = created.table.table_id
+            print(f"created table {table_id}", file=sys.stderr, flush=True)
+        state = await client.join(table_id, args.seat, args.name or bot.name, args.invite)
+        if args.start and state.table is not None and state.table.status == "waiting":
+            await client.start()
+        totals = await play_table(client, bot, on_message=report)
+        return {"table": table_id, "seat": state.seat, "totals": totals}
+
+
+def report(message: ServerMessage) -> None:
+    """Say each deal's result on standard error as it is scored."""
+    from protocol import models as m
+
+    if isinstance(message, m.Event) and isinstance(message.event, m.ScoreEvent):
+        sheet = message.event.sheet
+        print(f"deal {message.event.deal_number}: {sheet.model_dump_json()}", file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from clients.python import ClientError
+
+    try:
+        bot = load_policy(args.policy)
+    except ValueError as e:
+        print(f"tarot bot: {e}", file=sys.stderr)
+        return 2
+    try:
+        result = asyncio.run(play(args, bot))
+    except ClientError as e:
+        print(f"tarot bot: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"tarot bot: cannot reach {args.server}: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps(result))
+    return 0
