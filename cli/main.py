@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import arena, bench_engine, schema, score, serve, simulate
+from . import arena, bench_engine, bot, play, schema, score, serve, simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,6 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_parser(sub)
     serve.add_parser(sub)
     schema.add_parser(sub)
+    bot.add_parser(sub)
+    play.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)

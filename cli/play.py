@@ -1,0 +1,56 @@
+"""``tarot play``: play at a table in the terminal, against AI or other people.
+
+    tarot play                          # a local server, one deal against 3 AI
+    tarot play --deals 4 --ai expert    # a series of 4 deals
+    tarot play --server ws://host:8765/ --table AbC123
+
+Without ``--server`` a server runs inside this process on a free port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("play", help="play in the terminal (a local server unless --server)")
+    p.add_argument("--server", help="WebSocket URL of a server (default: start a local one)")
+    p.add_argument("--table", help="join this table instead of creating one")
+    p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: a free one)")
+    p.add_argument("--name", default="", help="your name at the table")
+    p.add_argument("--deals", type=int, default=1, help="deals of a new table (default 1)")
+    p.add_argument(
+        "--ai",
+        default="basic",
+        choices=["random", "basic", "expert", "strong"],
+        help="the AI level of a new table (default basic)",
+    )
+    p.add_argument(
+        "--ai-pause",
+        type=float,
+        default=0.5,
+        help="seconds before each AI move on the local server (default 0.5)",
+    )
+    p.add_argument("--json", action="store_true", help="speak JSON instead of msgpack")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from clients.terminal import TableApp
+
+    app = TableApp(
+        args.server,
+        table_id=args.table,
+        seat=args.seat,
+        name=args.name,
+        deals=args.deals,
+        ai_level=args.ai,
+        ai_pause=args.ai_pause,
+        codec="json" if args.json else "msgpack",
+    )
+    totals = app.run()
+    if totals is not None:
+        print(json.dumps({"totals": totals}))
+    return 0

@@ -1,0 +1,380 @@
+"""The terminal client: play a table from the keyboard (textual).
+
+    ←/→  move over your hand (or the choices)   Enter  confirm
+    Space  select a card to discard             n      next deal
+    s  start the table (AI fills empty seats)   q      quit
+
+Without a server URL it starts a local server in this process on a free port,
+creates a table of ``deals`` deals, takes seat 0 and starts it against AI.
+Everything it shows is ``client.state``; every decision is one of the
+``your_turn``'s legal choices, so nothing here knows a rule of the game.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Footer, RichLog, Static
+
+from clients.python import Action, Client, ClientError, ServerError, TableState
+from clients.python.state import card_order
+from protocol import models as m
+
+from . import render
+
+BID_LABELS = render.CONTRACTS
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the keyboard is choosing now: ``kind`` and, for a list of choices, their labels."""
+
+    kind: str  # wait, bid, discard, chelem, poignee, play, next, over
+    options: list[str] = field(default_factory=list)
+    prompt: str = ""
+
+
+def decision_for(state: TableState | None, declined_poignee: bool, awaiting_next: bool) -> Decision:
+    """The decision the player faces, from the latest ``your_turn`` (if current)."""
+    if state is None:
+        return Decision("wait", prompt="Connecting...")
+    if state.over:
+        return Decision("over", prompt="The table is over. Press q to quit.")
+    legal = state.legal
+    if legal is None:
+        if awaiting_next:
+            return Decision("next", prompt="Deal over. Press n (or Enter) for the next deal.")
+        if state.table is not None and state.table.status == "waiting":
+            return Decision("wait", prompt="Waiting for players. Press s to start with AI.")
+        return Decision("wait", prompt="Waiting for the other players...")
+    if legal.bids:
+        labels = [BID_LABELS[b] for b in legal.bids]
+        return Decision("bid", labels, "Your bid (←/→, Enter):")
+    if legal.discard is not None:
+        count = legal.discard.count
+        return Decision("discard", prompt=f"Discard {count} cards (Space to select, Enter).")
+    if legal.chelem:
+        return Decision("chelem", ["no chelem", "announce a chelem"], "Chelem? (←/→, Enter):")
+    if legal.poignees and not declined_poignee:
+        offers = [f"show a {o.level} poignee ({o.size})" for o in legal.poignees]
+        return Decision("poignee", ["no poignee", *offers], "Poignee? (←/→, Enter):")
+    return Decision("play", prompt="Your card (←/→, Enter):")
+
+
+class TableApp(App[list[m.Number] | None]):
+    """Play one table: a deal or a series, against AI or other people."""
+
+    TITLE = "cardavia tarot"
+    CSS = """
+    #header { height: 3; padding: 0 1; background: $boost; }
+    #middle { height: 9; }
+    #seats { width: 58; padding: 0 1; }
+    #trick { padding: 0 1; }
+    #prompt { height: 2; padding: 0 1; color: $accent; }
+    #hand { height: 2; padding: 0 1; }
+    #log { height: 1fr; border-top: solid $primary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "left", show=False, priority=True),
+        Binding("right", "move(1)", "right", show=False, priority=True),
+        Binding("enter", "confirm", "confirm", priority=True),
+        Binding("space", "select", "select", priority=True),
+        Binding("n", "next_deal", "next deal", priority=True),
+        Binding("s", "start", "start", priority=True),
+        Binding("q", "quit", "quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        table_id: str | None = None,
+        seat: int | None = None,
+        name: str = "",
+        deals: int = 1,
+        ai_level: m.AiLevel = "basic",
+        ai_pause: float = 0.5,
+        codec: Any = "msgpack",
+    ) -> None:
+        super().__init__()
+        self.url = url
+        self.table_id = table_id
+        self.seat = seat
+        self.player_name = name
+        self.deals = deals
+        self.ai_level: m.AiLevel = ai_level
+        self.ai_pause = ai_pause
+        self.codec = codec
+        self.client: Client | None = None
+        self.server: Any = None  # a local server.app.App when no URL is given
+        self.decision = Decision("wait", prompt="Connecting...")
+        self.cursor = 0
+        self.option = 0
+        self.selected: set[str] = set()
+        self.declined_poignee = False
+        self.awaiting_next = False
+        self.acting = False
+        self.error = ""
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="middle"):
+            yield Static(id="seats")
+            yield Static(id="trick")
+        yield Static(id="prompt")
+        yield Static(id="hand")
+        yield RichLog(id="log", wrap=True, markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.run_worker(self._follow(), name="follow", exclusive=True)
+
+    @property
+    def state(self) -> TableState | None:
+        return self.client.state if self.client is not None else None
+
+    # ------------------------------------------------------------ connection
+
+    async def _follow(self) -> None:
+        try:
+            client = await self._connect()
+            await self._sit(client)
+            self.redraw()
+            async for message in client:
+                self._take(message)
+        except ClientError as e:
+            self.log_line(f"Connection: {e}")
+            self.error = str(e)
+            self.redraw()
+        except OSError as e:
+            self.log_line(f"Cannot reach the server: {e}")
+            self.error = str(e)
+            self.redraw()
+
+    async def _connect(self) -> Client:
+        url = self.url
+        if url is None:
+            from server.app import App as ServerApp
+            from server.settings import Settings
+
+            self.server = await ServerApp.start(Settings(port=0, ai_pause_seconds=self.ai_pause))
+            url = f"ws://127.0.0.1:{self.server.port}/"
+            self.log_line(f"Local server on {url}")
+        self.client = await Client.connect(url, self.codec)
+        return self.client
+
+    async def _sit(self, client: Client) -> None:
+        table_id = self.table_id
+        if table_id is None:
+            options = m.TableOptions(deals=self.deals, ai_level=self.ai_level)
+            table_id = (await client.create_table(options)).table.table_id
+            self.log_line(f"Created table {table_id} ({self.deals} deal(s) against AI).")
+        state = await client.join(table_id, self.seat, self.player_name)
+        self.log_line(f"Seated at table {table_id}, seat {state.seat}.")
+        if self.table_id is None:
+            await client.start()
+
+    def _take(self, message: m.Model) -> None:
+        state = self.state
+        if state is None:
+            return
+        if isinstance(message, m.Event):
+            self._on_event(state, message.event)
+        elif isinstance(message, m.YourTurn) and message is state.turn:
+            self._new_turn(state, message.legal)
+        elif isinstance(message, m.Error):
+            self.log_line(f"Refused: {message.message}")
+        elif isinstance(message, m.Bye):
+            self.log_line(f"The server says bye: {message.reason} {message.message}")
+        self.redraw()
+
+    def _on_event(self, state: TableState, event: Any) -> None:
+        line = render.event_line(state, event)
+        if line:
+            self.log_line(line)
+        if isinstance(event, m.DealStartedEvent):
+            self.declined_poignee = False
+            self.awaiting_next = False
+        elif isinstance(event, m.ScoreEvent):
+            self.log_line(render.sheet_text(state, event.sheet).plain)
+        elif isinstance(event, m.RecordEvent):
+            played = bool(state.sheets) and state.sheets[-1].status == "played"
+            self.awaiting_next = played and not state.over
+        elif isinstance(event, m.TableOverEvent):
+            self.awaiting_next = False
+
+    def _new_turn(self, state: TableState, legal: m.LegalChoices) -> None:
+        self.option = 0
+        self.selected = set()
+        hand = state.view.hand if state.view is not None else []
+        playable = [i for i, c in enumerate(hand) if c in legal.cards]
+        self.cursor = playable[0] if playable else min(self.cursor, max(len(hand) - 1, 0))
+        if legal.discard is not None:
+            self.selected = set(legal.discard.required)
+
+    # ------------------------------------------------------------ drawing
+
+    def log_line(self, line: str) -> None:
+        with contextlib.suppress(Exception):  # before mount or after exit: nothing to draw on
+            self.query_one("#log", RichLog).write(line)
+
+    def redraw(self) -> None:
+        state = self.state
+        self.decision = decision_for(state, self.declined_poignee, self.awaiting_next)
+        if state is None:
+            self.query_one("#prompt", Static).update(self.error or self.decision.prompt)
+            return
+        self.query_one("#header", Static).update(render.header_text(state))
+        self.query_one("#seats", Static).update(render.seats_text(state))
+        view = state.view
+        if view is not None and view.sheet is not None:
+            self.query_one("#trick", Static).update(render.sheet_text(state, view.sheet))
+        else:
+            self.query_one("#trick", Static).update(render.trick_text(state))
+        self.query_one("#prompt", Static).update(self._prompt())
+        self.query_one("#hand", Static).update(self._hand())
+
+    def _prompt(self) -> Any:
+        decision = self.decision
+        text = Text(decision.prompt + " ")
+        for i, label in enumerate(decision.options):
+            text.append(f" {label} ", style="reverse bold" if i == self.option else "")
+            text.append(" ")
+        if self.error:
+            text.append(f"\n{self.error}", style="bold red")
+        return text
+
+    def _hand(self) -> Any:
+        state = self.state
+        if state is None or state.view is None:
+            return ""
+        kind = self.decision.kind
+        legal = state.legal
+        if kind == "discard" and legal is not None and legal.discard is not None:
+            allowed = set(legal.discard.allowed)
+        else:
+            allowed = set(legal.cards) if legal is not None else set()
+        cursor = self.cursor if kind in ("play", "discard") else None
+        return render.hand_text(
+            state.view.hand, allowed, cursor, self.selected, kind in ("play", "discard")
+        )
+
+    # ------------------------------------------------------------ keys
+
+    def action_move(self, step: int) -> None:
+        if self.decision.options:
+            self.option = (self.option + step) % len(self.decision.options)
+        elif self.state is not None and self.state.view is not None and self.state.view.hand:
+            self.cursor = (self.cursor + step) % len(self.state.view.hand)
+        self.redraw()
+
+    def action_select(self) -> None:
+        state = self.state
+        legal = state.legal if state is not None else None
+        if self.decision.kind != "discard" or legal is None or legal.discard is None:
+            return
+        assert state is not None and state.view is not None
+        card = state.view.hand[self.cursor]
+        if card in self.selected and card not in legal.discard.required:
+            self.selected.discard(card)
+        elif card in legal.discard.allowed and len(self.selected) < legal.discard.count:
+            self.selected.add(card)
+        self.redraw()
+
+    def action_confirm(self) -> None:
+        if self.decision.kind == "next":
+            self.action_next_deal()
+            return
+        action = self._chosen_action()
+        if action is not None:
+            self._send(action)
+        self.redraw()
+
+    def _chosen_action(self) -> Action | None:
+        state = self.state
+        legal = state.legal if state is not None else None
+        if state is None or legal is None or state.view is None or self.acting:
+            return None
+        kind = self.decision.kind
+        if kind == "bid":
+            return m.BidAction(contract=legal.bids[self.option])
+        if kind == "chelem":
+            return m.ChelemAction(announce=self.option == 1)
+        if kind == "poignee":
+            if self.option == 0:
+                self.declined_poignee = True
+                return None
+            return m.PoigneeAction(cards=legal.poignees[self.option - 1].cards)
+        if kind == "discard" and legal.discard is not None:
+            if len(self.selected) != legal.discard.count:
+                self.error = f"select {legal.discard.count} cards ({len(self.selected)} now)"
+                return None
+            return m.DiscardAction(cards=sorted(self.selected, key=card_order))
+        if kind == "play":
+            card = state.view.hand[self.cursor]
+            if card not in legal.cards:
+                self.error = f"{render.card_label(card)} cannot be played now"
+                return None
+            return m.PlayAction(card=card)
+        return None
+
+    def _send(self, action: Action) -> None:
+        self.acting = True
+        self.error = ""
+        self.run_worker(self._act(action), name="act", group="act")
+
+    async def _act(self, action: Action) -> None:
+        assert self.client is not None
+        try:
+            await self.client.act(action)
+        except ServerError as e:
+            self.error = e.message
+        except ClientError as e:
+            self.error = str(e)
+        finally:
+            self.acting = False
+            self.redraw()
+
+    def action_next_deal(self) -> None:
+        if self.decision.kind != "next" or self.client is None:
+            return
+        self.awaiting_next = False
+        self.run_worker(self._request(self.client.next_deal()), group="act")
+        self.redraw()
+
+    def action_start(self) -> None:
+        state = self.state
+        if self.client is None or state is None or state.table is None:
+            return
+        if state.table.status == "waiting":
+            self.run_worker(self._request(self.client.start()), group="act")
+
+    async def _request(self, request: Any) -> None:
+        try:
+            await request
+        except ClientError as e:
+            self.error = str(e)
+            self.redraw()
+
+    async def action_quit(self) -> None:
+        state = self.state
+        totals = list(state.totals) if state is not None and state.over else None
+        await self.shut_down()
+        self.exit(totals)
+
+    async def shut_down(self) -> None:
+        """Close the connection and stop the local server, if any (idempotent)."""
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
+        server, self.server = self.server, None
+        if server is not None:
+            await server.stop(drain_seconds=0)

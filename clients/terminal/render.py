@@ -1,0 +1,185 @@
+"""What the terminal shows, as Rich text built from the client's state (no I/O here).
+
+Cards keep their codes (RECORD.md) with the suit's symbol: ``K♥``, ``10♠``,
+trumps as ``21``..``1`` in yellow, the Excuse as ``EX``.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from clients.python import TableState
+from protocol import models as m
+
+SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED = {"H", "D"}
+CONTRACTS = {
+    "pass": "pass",
+    "prise": "prise",
+    "garde": "garde",
+    "garde_sans": "garde sans",
+    "garde_contre": "garde contre",
+}
+
+
+def card_label(code: str) -> str:
+    if code == "EX":
+        return "EX"
+    if code.startswith("T"):
+        return code[1:]
+    return code[:-1] + SYMBOLS[code[-1]]
+
+
+def card_style(code: str) -> str:
+    if code == "EX":
+        return "bold magenta"
+    if code.startswith("T"):
+        return "bold yellow"
+    return "bold red" if code[-1] in RED else "bold white"
+
+
+def card_text(code: str, extra: str = "") -> Text:
+    return Text(f"{card_label(code):>3}", style=f"{card_style(code)} {extra}".strip())
+
+
+def seat_name(state: TableState, seat: int) -> str:
+    if seat == state.seat:
+        return "You"
+    if state.table is not None:
+        info = state.table.seats[seat]
+        if info.name:
+            return info.name
+    return f"Seat {seat}"
+
+
+def hand_text(
+    hand: list[str], legal: set[str], cursor: int | None, selected: set[str], active: bool
+) -> Text:
+    """The hand in one row: legal cards bright, the cursor reversed, a selection underlined."""
+    text = Text()
+    for i, code in enumerate(hand):
+        extra = ""
+        if active and code not in legal:
+            extra = "dim"
+        if code in selected:
+            extra += " underline on dark_green"
+        if cursor == i:
+            extra += " reverse"
+        text.append_text(card_text(code, extra))
+        text.append(" ")
+    return text
+
+
+def header_text(state: TableState) -> Text:
+    view = state.view
+    text = Text(f"Table {state.table_id}", style="bold")
+    if view is not None:
+        text.append(f"   deal {view.deal_number}, dealer {seat_name(state, view.dealer)}")
+        if view.taker is not None and view.contract is not None:
+            text.append(f"   {seat_name(state, view.taker)}: {CONTRACTS[view.contract]}")
+            if view.chelem:
+                text.append(" (chelem announced)", style="bold red")
+    totals = "  ".join(f"{seat_name(state, s)} {t:g}" for s, t in enumerate(state.totals))
+    text.append(f"\nTotals: {totals}")
+    return text
+
+
+def seats_text(state: TableState) -> Text:
+    """One line per seat: who, bid, cards left, tricks won; ``>`` marks the seat to act."""
+    view = state.view
+    text = Text()
+    for seat in range(4):
+        mark = ">" if view is not None and view.to_act == seat else " "
+        line = Text(f"{mark} {seat_name(state, seat):<12}", style="bold" if mark == ">" else "")
+        if state.table is not None:
+            info = state.table.seats[seat]
+            if info.occupant == "ai":
+                line.append(" (AI)", style="cyan")
+            elif info.occupant == "human" and not info.connected:
+                line.append(" (away)", style="red")
+        if view is not None:
+            bids = [CONTRACTS[b.contract] for b in view.bids if b.seat == seat]
+            line.append(f"  bid: {bids[0] if bids else '-':<12}")
+            line.append(f" cards: {view.hand_sizes[seat]:>2}  tricks: {view.tricks_won[seat]}")
+        text.append_text(line)
+        text.append("\n")
+    return text
+
+
+def trick_text(state: TableState) -> Text:
+    """The trick on the table, and the last one taken."""
+    view = state.view
+    text = Text()
+    if view is None:
+        return text
+    if view.chien is not None and not view.tricks and view.phase != "play":
+        text.append("Chien: ")
+        for code in view.chien:
+            text.append_text(card_text(code))
+            text.append(" ")
+        text.append("\n")
+    trick = view.trick
+    text.append("Trick: ")
+    if trick is not None:
+        for i, code in enumerate(trick.cards):
+            text.append(f"{seat_name(state, (trick.leader + i) % 4)} ")
+            text.append_text(card_text(code))
+            text.append("   ")
+    if view.tricks:
+        last = view.tricks[-1]
+        text.append(f"\nLast trick ({seat_name(state, last.winner or 0)} won): ")
+        for code in last.cards:
+            text.append_text(card_text(code))
+            text.append(" ")
+    if view.poignees:
+        for shown in view.poignees:
+            text.append(f"\n{seat_name(state, shown.seat)} showed a {shown.level} poignee: ")
+            text.append(" ".join(card_label(c) for c in shown.cards))
+    return text
+
+
+def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
+    """A score sheet (RECORD.md) in a few lines."""
+    if sheet.status == "cancelled":
+        return Text(f"Deal cancelled ({sheet.reason}): no score.", style="bold")
+    text = Text("Score sheet\n", style="bold underline")
+    if sheet.taker is not None and sheet.contract is not None:
+        made = "made" if sheet.made else "went down"
+        text.append(
+            f"{seat_name(state, sheet.taker)} ({CONTRACTS[sheet.contract]}) {made}: "
+            f"{sheet.points:g} points with {sheet.bouts} bouts, {sheet.target} needed\n"
+        )
+    for bonus in sheet.bonuses:
+        text.append(f"  {bonus.kind.replace('_', ' ')} ({bonus.side}): {bonus.points:g}\n")
+    scores = "  ".join(f"{seat_name(state, s)} {v:+g}" for s, v in enumerate(sheet.scores))
+    text.append(f"Scores: {scores}")
+    return text
+
+
+def event_line(state: TableState, event: object) -> str | None:
+    """A line for the log, or None for events not worth one."""
+    match event:
+        case m.DealStartedEvent(deal_number=number, dealer=dealer):
+            return f"Deal {number}: {seat_name(state, dealer)} deals."
+        case m.BidEvent(seat=seat, contract=contract):
+            return f"{seat_name(state, seat)}: {CONTRACTS[contract]}"
+        case m.TakerEvent(seat=seat, contract=contract):
+            return f"{seat_name(state, seat)} takes: {CONTRACTS[contract]}."
+        case m.ChienEvent(cards=cards):
+            return "Chien: " + " ".join(card_label(c) for c in cards)
+        case m.DiscardEvent(seat=seat, trumps=trumps):
+            shown = f" (trumps shown: {' '.join(card_label(c) for c in trumps)})" if trumps else ""
+            return f"{seat_name(state, seat)} discarded{shown}."
+        case m.ChelemEvent(seat=seat, announced=True):
+            return f"{seat_name(state, seat)} announces a chelem!"
+        case m.PoigneeEvent(seat=seat, level=level):
+            return f"{seat_name(state, seat)} shows a {level} poignee."
+        case m.CardEvent(seat=seat, card=card):
+            return f"{seat_name(state, seat)} plays {card_label(card)}"
+        case m.TrickEvent(number=number, winner=winner):
+            return f"Trick {number} to {seat_name(state, winner)}."
+        case m.CancelledEvent(reason=reason):
+            return f"Deal cancelled: {reason.replace('_', ' ')}."
+        case m.TableOverEvent(totals=totals):
+            return "Table over. Totals: " + ", ".join(f"{t:g}" for t in totals)
+    return None
