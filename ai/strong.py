@@ -49,18 +49,25 @@ FAST_MS = 40.0
 
 @dataclass(slots=True)
 class Clock:
+    """Stops before a sample that would likely end past the deadline."""
+
+    start: float
     deadline: float
     samples: int  # > 0: stop after this many samples instead of at the deadline
     minimum: int = 3
 
     @classmethod
-    def start(cls, budget_ms: float, samples: int) -> Clock:
-        return cls(time.perf_counter() + budget_ms / 1000, samples)
+    def begin(cls, budget_ms: float, samples: int) -> Clock:
+        now = time.perf_counter()
+        return cls(now, now + budget_ms / 1000, samples)
 
     def more(self, done: int) -> bool:
         if self.samples > 0:
             return done < self.samples
-        return done < self.minimum or time.perf_counter() < self.deadline
+        if done < self.minimum:
+            return True
+        now = time.perf_counter()
+        return now + (now - self.start) / done < self.deadline
 
 
 @dataclass(slots=True)
@@ -100,7 +107,7 @@ class StrongBot:
         if legal & (legal - 1) == 0:
             return bits(legal)[0]
         k = knowledge_of(view)
-        clock = Clock.start(self.budget, self.samples)
+        clock = Clock.begin(self.budget, self.samples)
         moves = bits(legal)
         totals = dict.fromkeys(moves, 0)
         base: PlayState | None = None
@@ -140,7 +147,7 @@ class StrongBot:
         seat = view.seat
         assert seat is not None
         k = knowledge_of(view)
-        clock = Clock.start(self.budget * self.bid_factor, self.samples)
+        clock = Clock.begin(self.budget * self.bid_factor, self.samples)
         totals: dict[Contract, float] = dict.fromkeys(allowed, 0.0)
         done = 0
         while clock.more(done):
@@ -161,7 +168,7 @@ class StrongBot:
         if len(candidates) == 1:
             return _cards(candidates[0])
         k = knowledge_of(view)
-        clock = Clock.start(self.budget * self.bid_factor, self.samples)
+        clock = Clock.begin(self.budget * self.bid_factor, self.samples)
         totals = [0] * len(candidates)
         done = 0
         while clock.more(done):
