@@ -92,9 +92,15 @@ async def play_table(
             await _answer(client, bot, message)
         elif isinstance(message, m.Event) and isinstance(message.event, m.RecordEvent):
             await _ready_for_next(client)
-        if state.over:
+        if _ends_table(message):
             return list(state.totals)
     return list(state.totals)  # the client was closed
+
+
+def _ends_table(message: ServerMessage) -> bool:
+    if isinstance(message, m.Event):
+        return isinstance(message.event, m.TableOverEvent)
+    return isinstance(message, m.Snapshot) and message.table.status == "finished"
 
 
 async def _answer(client: Client, bot: Bot, turn: m.YourTurn) -> None:

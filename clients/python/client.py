@@ -269,6 +269,10 @@ class Client:
                     reply = await future
             finally:
                 self._waiter = None
+                if not future.done():
+                    future.cancel()
+                elif not future.cancelled():
+                    future.exception()  # retrieved: it was raised, or the request gave up
         if isinstance(reply, m.Error):
             raise ServerError.of(reply)
         return reply

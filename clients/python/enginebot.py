@@ -69,7 +69,7 @@ def engine_view(view: m.SeatView, legal: m.LegalChoices | None = None) -> engine
         discard_trumps=_cards(view.discard_trumps),
         chelem=view.chelem,
         poignees=tuple((p.seat, _cards(p.cards)) for p in view.poignees),
-        trick_leader=trick.leader if trick is not None else -1,
+        trick_leader=_leader(view),
         trick=tuple(engine.parse_cards(trick.cards)) if trick is not None else (),
         tricks=tuple(
             engine.Trick(t.leader, tuple(engine.parse_cards(t.cards)), _seat(t.winner))
@@ -81,6 +81,14 @@ def engine_view(view: m.SeatView, legal: m.LegalChoices | None = None) -> engine
         sheet=None,
         cancelled=view.sheet.reason or "" if view.sheet is not None else "",
     )
+
+
+def _leader(view: m.SeatView) -> int:
+    """Who leads (or led) the trick: after the last trick, its winner; before play, -1."""
+    if view.trick is not None:
+        return view.trick.leader
+    last = view.tricks[-1].winner if view.tricks else None
+    return -1 if last is None else last
 
 
 class EngineBot(Bot):

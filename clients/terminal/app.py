@@ -73,8 +73,8 @@ class TableApp(App[list[m.Number] | None]):
     TITLE = "cardavia tarot"
     CSS = """
     #header { height: 3; padding: 0 1; background: $boost; }
-    #middle { height: 9; }
-    #seats { width: 58; padding: 0 1; }
+    #middle { height: 10; }
+    #seats { width: 66; padding: 0 1; }
     #trick { padding: 0 1; }
     #prompt { height: 2; padding: 0 1; color: $accent; }
     #hand { height: 2; padding: 0 1; }

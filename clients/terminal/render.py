@@ -90,16 +90,18 @@ def seats_text(state: TableState) -> Text:
     text = Text()
     for seat in range(4):
         mark = ">" if view is not None and view.to_act == seat else " "
-        line = Text(f"{mark} {seat_name(state, seat):<12}", style="bold" if mark == ">" else "")
+        line = Text(
+            f"{mark} {seat_name(state, seat)[:14]:<14}", style="bold" if mark == ">" else ""
+        )
+        tag = ""
         if state.table is not None:
             info = state.table.seats[seat]
-            if info.occupant == "ai":
-                line.append(" (AI)", style="cyan")
-            elif info.occupant == "human" and not info.connected:
-                line.append(" (away)", style="red")
+            tag = "AI" if info.occupant == "ai" else ""
+            tag = "away" if info.occupant == "human" and not info.connected else tag
+        line.append(f" {tag:<4}", style="cyan")
         if view is not None:
             bids = [CONTRACTS[b.contract] for b in view.bids if b.seat == seat]
-            line.append(f"  bid: {bids[0] if bids else '-':<12}")
+            line.append(f" bid: {bids[0] if bids else '-':<12}")
             line.append(f" cards: {view.hand_sizes[seat]:>2}  tricks: {view.tricks_won[seat]}")
         text.append_text(line)
         text.append("\n")
@@ -160,7 +162,7 @@ def event_line(state: TableState, event: object) -> str | None:
     """A line for the log, or None for events not worth one."""
     match event:
         case m.DealStartedEvent(deal_number=number, dealer=dealer):
-            return f"Deal {number}: {seat_name(state, dealer)} deals."
+            return f"Deal {number}, dealer: {seat_name(state, dealer)}."
         case m.BidEvent(seat=seat, contract=contract):
             return f"{seat_name(state, seat)}: {CONTRACTS[contract]}"
         case m.TakerEvent(seat=seat, contract=contract):

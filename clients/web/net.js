@@ -1,0 +1,137 @@
+// The WebSocket connection: subprotocol tarot.v1.json, hello first, automatic
+// reconnection with back-off. Requests wait for their reply type (or an error).
+
+export const SUBPROTOCOL = "tarot.v1.json";
+export const PROTOCOL_VERSION = 1;
+
+export function defaultUrl(loc = window.location) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/`;
+}
+
+export class Connection {
+  /**
+   * @param {string} url
+   * @param {{onMessage, onStatus, onReady}} handlers
+   *   onStatus(status): "connecting" | "online" | "reconnecting" | "closed"
+   *   onReady(): called after each welcome (first connection and every reconnection)
+   */
+  constructor(url, handlers) {
+    this.url = url;
+    this.handlers = handlers;
+    this.ws = null;
+    this.pending = [];
+    this.attempt = 0;
+    this.stopped = false;
+    this.welcomed = false;
+    this.timer = null;
+  }
+
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.timer);
+    this.handlers.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url, [SUBPROTOCOL]);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    this.welcomed = false;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, client: "cardavia-web/1" }));
+    };
+    ws.onmessage = (e) => this.receive(ws, e.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.welcomed = false;
+      this.failPending("connection lost");
+      if (!this.stopped) this.scheduleReconnect();
+    };
+    ws.onerror = () => {}; // onclose follows
+  }
+
+  receive(ws, data) {
+    if (this.ws !== ws) return;
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.type === "welcome") {
+      this.welcomed = true;
+      this.attempt = 0;
+      this.handlers.onStatus("online");
+      this.handlers.onReady();
+      return;
+    }
+    const waiting = this.pending.find((p) => p.types.includes(msg.type));
+    if (waiting) {
+      this.pending.splice(this.pending.indexOf(waiting), 1);
+      waiting.resolve(msg);
+      if (!waiting.alsoDeliver) return;
+    } else if (msg.type === "error" && this.pending.length && !msg.rule) {
+      const first = this.pending.shift();
+      first.reject(msg);
+      return;
+    }
+    this.handlers.onMessage(msg);
+  }
+
+  scheduleReconnect() {
+    this.attempt += 1;
+    this.handlers.onStatus("reconnecting");
+    const delay = Math.min(5000, 300 * 2 ** Math.min(this.attempt - 1, 4));
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  failPending(reason) {
+    const pending = this.pending;
+    this.pending = [];
+    for (const p of pending) p.reject({ type: "error", code: "disconnected", message: reason });
+  }
+
+  get online() {
+    return this.ws !== null && this.welcomed && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(msg) {
+    if (!this.online) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  /** Send and wait for the first message of one of `types` (rejects on an error). */
+  request(msg, types, { alsoDeliver = false, timeout = 10000 } = {}) {
+    return new Promise((resolve, reject) => {
+      if (!this.send(msg)) {
+        reject({ type: "error", code: "offline", message: "not connected" });
+        return;
+      }
+      const entry = { types, resolve, reject, alsoDeliver };
+      this.pending.push(entry);
+      setTimeout(() => {
+        const i = this.pending.indexOf(entry);
+        if (i >= 0) {
+          this.pending.splice(i, 1);
+          reject({ type: "error", code: "timeout", message: "no answer from the server" });
+        }
+      }, timeout);
+    });
+  }
+
+  /** Drop the connection on purpose (e.g. to test resumption); it reconnects. */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}
