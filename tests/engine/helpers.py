@@ -123,20 +123,32 @@ def play_lowest(deal: Deal, tricks: int) -> Deal:
     return deal
 
 
-def autoplay(deal: Deal, script: dict[int, str] | None = None, avoid: str = "EX") -> Deal:
-    """Play the deal out: a scripted seat plays its listed cards in order, the others
-    their lowest legal card, keeping the ``avoid`` cards for when nothing else is legal."""
+def autoplay(
+    deal: Deal,
+    script: dict[int, str] | None = None,
+    avoid: str = "EX",
+    shows: dict[int, str] | None = None,
+) -> Deal:
+    """Play the deal out. A scripted seat plays its listed cards in order (``-`` for
+    "its lowest legal card"), then its lowest legal card; ``avoid`` cards are kept
+    for when nothing else is legal. ``shows`` poignees are shown at a seat's first card.
+    """
     queues = {seat: codes(text) for seat, text in (script or {}).items()}
+    pending = dict(shows or {})
     kept = set(cards(avoid))
     while not deal.is_over:
         seat = deal.to_act
-        if queues.get(seat):
-            card = parse_card(queues[seat].pop(0))
-        else:
+        if seat in pending and not deal.played_by >> seat & 1:
+            deal = apply(deal, ShowPoignee(seat, card_set(pending.pop(seat))))
+        queue = queues.get(seat) or ["-"]
+        code = queue.pop(0)
+        if code == "-":
             legal = engine.legal_actions(deal).cards
             card = min(legal, key=lambda c: (c in kept, c))
+        else:
+            card = parse_card(code)
         deal = apply(deal, Play(seat, card))
-    assert not any(queues.values()), f"cards left unplayed: {queues}"
+    assert not any(queues.values()) and not pending, f"left unplayed: {queues} {pending}"
     return deal
 
 
