@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 64 * 1024
@@ -55,7 +62,7 @@ class TableSummary(Model):
     phase: PhaseName | None = None
     deal_number: int = 0
     spectators: int = 0
-    totals: list[Number] = Field(default_factory=lambda: [0, 0, 0, 0])
+    totals: list[Number] = Field(default_factory=lambda: list[Number]([0, 0, 0, 0]))
 
 
 class DiscardChoice(Model):
@@ -99,16 +106,25 @@ class PoigneeInfo(Model):
     cards: list[CardCode]
 
 
-class BonusLine(Model):
+class WithoutNulls(Model):
+    """Serialized without its null fields: the sheet is exactly RECORD.md's JSON."""
+
+    @model_serializer(mode="wrap")
+    def _drop_nulls(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if v is not None}
+
+
+class BonusLine(WithoutNulls):
     kind: Literal["petit_au_bout", "poignee", "chelem"]
     side: Literal["taker", "defence"]
     points: Number
     seat: Seat | None = None
-    detail: str = ""
+    detail: str | None = None
 
 
-class ScoreSheet(Model):
-    """The score sheet of RECORD.md."""
+class ScoreSheet(WithoutNulls):
+    """The score sheet of RECORD.md (the same JSON as ``tarot score`` prints)."""
 
     status: Literal["played", "cancelled"]
     scores: list[Number]
@@ -122,8 +138,8 @@ class ScoreSheet(Model):
     multiplier: int | None = None
     contract_score: Number | None = None
     per_defender: Number | None = None
-    bonuses: list[BonusLine] = Field(default_factory=list)
-    trick_winners: list[Seat] = Field(default_factory=list)
+    bonuses: list[BonusLine] | None = None
+    trick_winners: list[Seat] | None = None
 
 
 class SeatView(Model):

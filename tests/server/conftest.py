@@ -1,24 +1,55 @@
-"""Fixtures: a real server node on 127.0.0.1:0, and clients that speak the wire protocol."""
+"""Fixtures: a real server node on 127.0.0.1:0, and clients that speak the wire protocol.
+
+Every test that uses ``app`` (or ``url``) runs twice: on the memory store, and
+on the Redis store with a dedicated database flushed before and after the
+test (a Redis server on 127.0.0.1:6379, which ``tasks.py test`` starts).
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
 import pytest
+from redis.asyncio import Redis
 
 from server.app import App
 from server.settings import Settings
 
+from .wire import close_all
 
-@pytest.fixture
-async def app() -> AsyncIterator[App]:
-    running = await App.start(Settings(port=0, next_deal_seconds=30, lease_ms=600))
+REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def app(request: pytest.FixtureRequest) -> AsyncIterator[App]:
+    redis_url = REDIS_TEST_URL if request.param == "redis" else None
+    if redis_url is not None:
+        await flush(redis_url)
+    settings = Settings(port=0, next_deal_seconds=30, lease_ms=600, redis_url=redis_url)
+    running = await App.start(settings)
     try:
         yield running
     finally:
         await running.stop(drain_seconds=0)
+        if redis_url is not None:
+            await flush(redis_url)
+
+
+async def flush(url: str) -> None:
+    client: Redis = Redis.from_url(url)
+    try:
+        await client.flushdb()
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture
 def url(app: App) -> str:
     return f"ws://127.0.0.1:{app.port}/"
+
+
+@pytest.fixture(autouse=True)
+async def close_clients() -> AsyncIterator[None]:
+    """Every wire client a test opened is closed, even when the test fails."""
+    yield
+    await close_all()

@@ -18,6 +18,9 @@ from websockets.asyncio.client import ClientConnection, connect
 Message = dict[str, Any]
 
 
+OPEN_CLIENTS: list[WireClient] = []  # closed after each test (conftest)
+
+
 class WireClient:
     def __init__(self, ws: ClientConnection, binary: bool) -> None:
         self.ws = ws
@@ -33,6 +36,7 @@ class WireClient:
         sub = "tarot.v1.msgpack" if codec == "msgpack" else "tarot.v1.json"
         ws = await connect(url, subprotocols=[sub], max_size=2**22)  # type: ignore[list-item]
         client = cls(ws, codec == "msgpack")
+        OPEN_CLIENTS.append(client)
         if hello:
             await client.send({"type": "hello", "protocol": 1})
             welcome = await client.recv()
@@ -88,6 +92,11 @@ class WireClient:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def close_all() -> None:
+    while OPEN_CLIENTS:
+        await OPEN_CLIENTS.pop().close()
 
 
 def random_choice(legal: Message, rng: random.Random) -> Message:
