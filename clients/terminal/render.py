@@ -151,7 +151,7 @@ def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
             f"{seat_name(state, sheet.taker)} ({CONTRACTS[sheet.contract]}) {made}: "
             f"{sheet.points:g} points with {sheet.bouts} bouts, {sheet.target} needed\n"
         )
-    for bonus in sheet.bonuses:
+    for bonus in sheet.bonuses or []:
         text.append(f"  {bonus.kind.replace('_', ' ')} ({bonus.side}): {bonus.points:g}\n")
     scores = "  ".join(f"{seat_name(state, s)} {v:+g}" for s, v in enumerate(sheet.scores))
     text.append(f"Scores: {scores}")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import engine
 from clients.python import Client, EngineBot, TableState, play_table
@@ -12,11 +14,13 @@ from server.app import App
 from server.settings import Settings
 from server.store import MemoryStore
 
+Hook = Callable[[], Coroutine[Any, Any, None]]
+
 
 class Recorder:
     """Every table message the bot saw, and a hook that fires on chosen turns."""
 
-    def __init__(self, state: TableState, on_turns: dict[int, object]) -> None:
+    def __init__(self, state: TableState, on_turns: dict[int, Hook]) -> None:
         self.state = state
         self.on_turns = on_turns
         self.seqs: list[int] = []
@@ -33,7 +37,7 @@ class Recorder:
             self.turns += 1
             hook = self.on_turns.get(self.turns)
             if hook is not None:
-                self.tasks.append(asyncio.ensure_future(hook()))  # type: ignore[operator]
+                self.tasks.append(asyncio.ensure_future(hook()))
 
 
 def assert_nothing_missed(state: TableState, recorder: Recorder, first_seq: int) -> None:
@@ -46,7 +50,8 @@ def assert_view_is_the_servers(app: App, state: TableState) -> None:
     runtime = app.node.runtimes[state.table_id]
     assert runtime.state is not None and runtime.data.deal is not None
     assert runtime.data.seq == state.seq
-    assert state.view == view_model(engine.view(runtime.state, state.seat), runtime.data.deal.number)
+    truth = engine.view(runtime.state, state.seat)
+    assert state.view == view_model(truth, runtime.data.deal.number)
 
 
 async def drop_connections(app: App) -> None:
@@ -64,7 +69,7 @@ async def test_after_the_server_drops_the_socket_the_seat_is_resumed_and_nothing
     first_seq = state.seq
     await client.start()
 
-    drop = {2: lambda: drop_connections(app), 15: lambda: drop_connections(app)}
+    drop: dict[int, Hook] = {2: lambda: drop_connections(app), 15: lambda: drop_connections(app)}
     recorder = Recorder(state, drop)
     totals = await play_table(client, EngineBot("basic"), on_message=recorder)
     await asyncio.gather(*recorder.tasks)

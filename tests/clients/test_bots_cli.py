@@ -1,0 +1,137 @@
+"""``tarot bot`` and the Node.js bot play whole tables against a real server, as processes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from clients.python import Bot, Client, play_table
+from protocol import models as m
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_BOT = ROOT / "clients" / "node" / "bot.mjs"
+
+
+async def run(*argv: str) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await process.communicate()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def tarot(*args: str) -> tuple[int, str, str]:
+    return await run(sys.executable, "-m", "cli.main", *args)
+
+
+def node() -> list[str]:
+    """Node 22+ has WebSocket built in; Node 20 needs the flag."""
+    binary = shutil.which("node")
+    assert binary is not None, "the Node bot test needs node (Node.js 20+) on PATH"
+    return [binary, "--experimental-websocket"]
+
+
+async def test_tarot_bot_plays_the_example_bot_through_a_series(url: str) -> None:
+    code, out, err = await tarot(
+        "bot",
+        "--server",
+        url,
+        "--table",
+        "new",
+        "--deals",
+        "2",
+        "--start",
+        "--policy",
+        "clients.python.example_bot:Greedy",
+    )
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["seat"] == 0 and sum(result["totals"]) == 0
+    assert err.count('"status":"played"') == 2  # one line per scored deal
+
+
+async def test_tarot_bot_runs_an_ai_level_beside_a_library_player(url: str) -> None:
+    """Two humans at one table: ``tarot bot --policy ai:expert`` (JSON) and a Bot here."""
+    client = await Client.connect(url)
+    created = await client.create_table(m.TableOptions(deals=1))
+    table_id = created.table.table_id
+    await client.join(table_id, seat=0)
+    bot = asyncio.ensure_future(
+        tarot(
+            "bot",
+            *("--server", url, "--table", table_id, "--seat", "2"),
+            *("--policy", "ai:expert", "--json", "--name", "expert"),
+        )
+    )
+    async for message in client:  # wait until the process sits at seat 2
+        if isinstance(message, m.Event) and isinstance(message.event, m.SeatChanged):
+            if message.event.seat.seat == 2 and message.event.seat.occupant == "human":
+                break
+    await client.start()
+    totals = await play_table(client, Bot())
+    code, out, err = await bot
+    assert code == 0, err
+    assert json.loads(out) == {"table": table_id, "seat": 2, "totals": totals}
+    assert client.state is not None and client.state.table is not None
+    assert client.state.table.seats[2].name == "expert"
+    await client.close()
+
+
+async def test_the_node_bot_plays_a_series(url: str) -> None:
+    code, out, err = await run(*node(), str(NODE_BOT), url, "new", "--start", "--deals", "2")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["seat"] == 0 and sum(result["totals"]) == 0
+    assert "seated at" in err
+
+
+async def test_the_node_bot_joins_an_existing_table_and_plays_with_a_library_bot(
+    url: str,
+) -> None:
+    client = await Client.connect(url, "json")
+    created = await client.create_table(m.TableOptions(deals=1))
+    table_id = created.table.table_id
+    await client.join(table_id, seat=1)
+    bot = asyncio.ensure_future(run(*node(), str(NODE_BOT), url, table_id, "--seat", "3"))
+    async for message in client:
+        if isinstance(message, m.Event) and isinstance(message.event, m.SeatChanged):
+            if message.event.seat.seat == 3 and message.event.seat.occupant == "human":
+                break
+    await client.start()
+    totals = await play_table(client, Bot())
+    code, out, err = await bot
+    assert code == 0, err
+    assert json.loads(out) == {"seat": 3, "totals": totals}
+    await client.close()
+
+
+async def test_tarot_bot_says_why_it_cannot_play(url: str) -> None:
+    code, out, err = await tarot("bot", "--server", url, "--table", "Nope", "--policy", "ai:basic")
+    assert (code, out) == (1, "")
+    assert err.strip() == "tarot bot: unknown_table: no table 'Nope'"
+
+
+@pytest.mark.parametrize(
+    ("policy", "reason"),
+    [
+        ("ai:genius", "unknown bot level 'genius'"),
+        ("no.such.module:Bot", "cannot import 'no.such.module'"),
+        ("clients.python.example_bot:strength", "is not a subclass of clients.python.Bot"),
+        ("Greedy", "is not module:Class or ai:LEVEL"),
+    ],
+)
+def test_a_bad_policy_is_refused_before_connecting(
+    policy: str, reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bot", "--table", "T", "--policy", policy]) == 2
+    assert reason in capsys.readouterr().err

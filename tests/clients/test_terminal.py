@@ -1,0 +1,126 @@
+"""The terminal client plays whole deals from the keyboard (textual's pilot presses the keys)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from clients.python import Bot, Client, play_table
+from clients.terminal import TableApp
+from protocol import models as m
+
+AppPilot = Pilot[list[m.Number] | None]
+
+
+async def move_to(pilot: AppPilot, app: TableApp, target: int, options: bool) -> None:
+    """Press ← or → (the shorter way round) until the cursor or the choice is on ``target``."""
+    assert app.state is not None and app.state.view is not None
+    size = len(app.decision.options) if options else len(app.state.view.hand)
+    current = app.option if options else app.cursor
+    key = "right" if (target - current) % size <= size // 2 else "left"
+    while (app.option if options else app.cursor) != target:
+        await pilot.press(key)
+
+
+async def discard(pilot: AppPilot, app: TableApp, legal: m.LegalChoices) -> None:
+    """Select cards with Space until the discard is full (the required ones come selected)."""
+    assert legal.discard is not None and app.state is not None and app.state.view is not None
+    hand = app.state.view.hand
+    assert app.selected == set(legal.discard.required)
+    for index, card in enumerate(hand):
+        if len(app.selected) == legal.discard.count:
+            break
+        if card in legal.discard.allowed and card not in app.selected:
+            await move_to(pilot, app, index, options=False)
+            await pilot.press("space")
+    await pilot.press("enter")
+
+
+async def decide(pilot: AppPilot, app: TableApp, seen: set[str]) -> None:
+    """One decision by keys: bid garde when it may (to discard), show a poignee when offered."""
+    state = app.state
+    assert state is not None and state.legal is not None and state.view is not None
+    legal, kind = state.legal, app.decision.kind
+    seen.add(kind)
+    if kind == "bid":
+        wanted: m.ContractCode = "garde" if "garde" in legal.bids else "pass"
+        await move_to(pilot, app, legal.bids.index(wanted), options=True)
+        await pilot.press("enter")
+    elif kind == "discard":
+        await discard(pilot, app, legal)
+    elif kind == "chelem":
+        await pilot.press("enter")  # "no chelem" is the first choice
+    elif kind == "poignee":
+        await pilot.press("right", "enter")  # the first offer
+    elif kind == "play":
+        playable = [i for i, c in enumerate(state.view.hand) if c in legal.cards]
+        assert app.cursor in playable  # the cursor starts on a playable card
+        if not state.view.tricks:  # each key press costs a screen update: move once a deal
+            await move_to(pilot, app, playable[-1], options=False)
+        await pilot.press("enter")
+
+
+async def play_by_keys(pilot: AppPilot, app: TableApp) -> set[str]:
+    """Answer every decision until the table is over; return the kinds of decisions met."""
+    seen: set[str] = set()
+    answered: tuple[object, str] | None = None
+    while app.decision.kind != "over":
+        await pilot.pause(0.01)
+        state = app.state
+        kind = app.decision.kind
+        if kind == "next":
+            seen.add(kind)
+            await pilot.press("n")
+        elif state is not None and state.turn is not None and not app.acting:
+            if answered != (state.turn, kind):  # each your_turn once (a poignee: twice)
+                answered = (state.turn, kind)
+                await decide(pilot, app, seen)
+    return seen
+
+
+def shown(app: TableApp, widget: str) -> str:
+    return str(app.query_one(widget, Static).render())
+
+
+async def test_tarot_play_plays_a_series_on_its_own_local_server() -> None:
+    app = TableApp(deals=2, ai_pause=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(90):
+            seen = await play_by_keys(pilot, app)
+        assert {"bid", "play", "next"} <= seen
+        assert app.server is not None  # it started its own
+        assert "Table over" in shown(app, "#prompt") or "over" in app.decision.prompt
+        assert "Totals:" in shown(app, "#header")
+        state = app.state
+        assert state is not None and state.over
+        assert [s.status for s in state.sheets].count("played") == 2
+        totals = list(state.totals)
+        await pilot.press("q")
+    assert app.return_value == totals and sum(totals) == 0
+    assert app.server is None and app.client is None  # stopped and closed on quit
+
+
+async def test_tarot_play_joins_a_table_on_a_server_beside_another_player(url: str) -> None:
+    """A person at the terminal (seat 2) and a library bot (seat 0), the rest AI."""
+    other = await Client.connect(url)
+    created = await other.create_table(m.TableOptions(deals=1))
+    table_id = created.table.table_id
+    await other.join(table_id, seat=0)
+    app = TableApp(url, table_id=table_id, seat=2, name="Zoe", codec="json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(30):
+            while app.state is None or app.state.table is None:
+                await pilot.pause(0.01)
+        assert "Press s to start" in app.decision.prompt
+        await pilot.press("s")
+        bot = asyncio.ensure_future(play_table(other, Bot()))
+        async with asyncio.timeout(90):
+            seen = await play_by_keys(pilot, app)
+        totals = await bot
+        assert "play" in seen
+        assert app.state is not None and app.state.totals == totals
+        assert "Zoe" in shown(app, "#seats") or "You" in shown(app, "#seats")
+        await pilot.press("q")
+    await other.close()
