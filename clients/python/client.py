@@ -312,7 +312,12 @@ class Client:
                 if not await self._connection_lost():
                     return
                 continue
-            self._handle(message)
+            try:
+                self._handle(message)
+            except Exception as e:  # a bug here must end the stream, not hang it
+                log.exception("the client failed on a %s message", message.type)
+                self._end(ClientError(f"the client failed on a {message.type} message: {e}"))
+                return
             if isinstance(message, m.Bye):
                 await self._bye(conn, message)
 
@@ -336,7 +341,8 @@ class Client:
                 assert self.state is not None
                 self.state.token = token
             case m.Watching(table_id=table_id):
-                self.state = TableState(table_id, None)
+                if state is None or (state.table_id, state.seat) != (table_id, None):
+                    self.state = TableState(table_id, None)
             case m.Snapshot() | m.Event() | m.YourTurn() if state is not None:
                 if message.table_id == state.table_id:
                     state.apply(message)

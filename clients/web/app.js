@@ -77,7 +77,7 @@ function freshUi() {
     log: [],
     announce: null,
     copied: false,
-    seen: new Set(),
+    seen: new Map(),
   };
 }
 
@@ -263,7 +263,7 @@ function handle(msg) {
   narrate(table, ev);
   if (ev.kind === "deal_started") {
     app.ui.sheetFor = null;
-    app.ui.seen = new Set();
+    app.ui.seen = new Map();
   }
   if (ev.kind === "turn" && ev.seat !== table.seat) resetChoice();
   if (ev.kind === "score" && ev.sheet.status === "played") app.ui.sheetFor = ev.deal_number;
@@ -560,8 +560,9 @@ function onHandKey(e) {
 // ------------------------------------------------------------------ events (DOM)
 
 const ACTIONS = {
-  "quick-start": () => createAndJoin({ deals: 1, ai_level: "basic", name: "" }, true),
-  "multi-start": () => createAndJoin({ deals: Number(app.lobby.multiDeals) || 5, ai_level: "basic", name: "" }, true),
+  "quick-start": () => createAndJoin({ deals: 1, ai_level: "basic", name: t("lobby.quickName") }, true),
+  "multi-start": () =>
+    createAndJoin({ deals: Number(app.lobby.multiDeals) || 5, ai_level: "basic", name: t("lobby.quickName") }, true),
   refresh: () => refreshTables(),
   "take-seat": (arg) => {
     const [tableId, seat] = arg.split(":");
@@ -797,7 +798,7 @@ function renderMain() {
   const view = document.getElementById("view-table");
   if (!app.table) {
     view.dataset.mode = "lobby";
-    setHTML(view, lobbyHTML(app.lobby));
+    setHTML(view, lobbyHTML({ ...app.lobby, face: app.face, lang: app.lang }));
     return;
   }
   renderTable();
@@ -846,6 +847,7 @@ function renderTable() {
   setHTML(document.getElementById("centre"), parts.centre);
   setHTML(document.getElementById("prompt"), parts.prompt);
   setHTML(document.getElementById("hand"), parts.hand);
+  layoutHand();
   setHTML(document.getElementById("info"), parts.info);
   const banner = document.getElementById("conn-banner");
   banner.hidden = app.conn === "online";
@@ -863,6 +865,26 @@ function renderTable() {
     if (primary) primary.focus({ preventScroll: true });
   }
   updateTimers();
+}
+
+/** Overlap the cards of my hand so that they fit on one row when they can. */
+function layoutHand() {
+  const row = document.querySelector("#hand .hand-cards");
+  if (!row) return;
+  const cards = row.querySelectorAll(".card");
+  if (!cards.length) return;
+  const width = row.parentElement.clientWidth - 8;
+  const card = cards[0].getBoundingClientRect().width || 60;
+  const n = cards.length;
+  let step = n > 1 ? (width - card) / (n - 1) : card;
+  let wrap = false;
+  if (step < card * 0.3) {
+    step = card * 0.42;
+    wrap = true;
+  }
+  step = Math.min(step, card * 0.64);
+  row.style.setProperty("--overlap", `${(card - step).toFixed(1)}px`);
+  row.classList.toggle("wrap", wrap);
 }
 
 function renderAll() {
@@ -915,6 +937,7 @@ function boot() {
     if (!app.table && app.tab === "table" && document.visibilityState === "visible") refreshTables();
   }, 4000);
   setInterval(updateTimers, 1000);
+  window.addEventListener("resize", layoutHand);
   renderAll();
   app.net = new Connection(params.get("server") || defaultUrl(), { onMessage, onStatus, onReady });
   app.net.connect();

@@ -34,6 +34,7 @@ const en = {
   "lobby.tagline":
     "Bid to become declarer and face three defenders. Capture card points and the three key bouts to make your contract.",
   "lobby.multi": "4 players · You against 3 AI · {n} deals",
+  "lobby.quickName": "Quick game",
   "lobby.deals": "Deals",
   "lobby.dealsN": "{n} deals",
   "lobby.yourName": "Your name",
@@ -273,6 +274,7 @@ const fr = {
   "lobby.tagline":
     "Enchérissez pour devenir le preneur face à trois défenseurs. Remportez des points et les trois bouts pour réussir votre contrat.",
   "lobby.multi": "4 joueurs · Vous contre 3 IA · {n} donnes",
+  "lobby.quickName": "Partie rapide",
   "lobby.deals": "Donnes",
   "lobby.dealsN": "{n} donnes",
   "lobby.yourName": "Votre nom",
@@ -512,6 +514,7 @@ const nl = {
   "lobby.tagline":
     "Bied om nemer te worden en neem het op tegen drie verdedigers. Verover kaartpunten en de drie sleutelkaarten (bouts) om je contract te halen.",
   "lobby.multi": "4 spelers · Jij tegen 3 AI · {n} spellen",
+  "lobby.quickName": "Snel spel",
   "lobby.deals": "Spellen",
   "lobby.dealsN": "{n} spellen",
   "lobby.yourName": "Je naam",

@@ -1,6 +1,7 @@
 // The lobby: quick starts against 3 AI, creating a table with the server's options,
 // the open tables (take a seat, watch), and invitations by link.
 
+import { cardSVG } from "./cards.js";
 import { esc } from "./dom.js";
 import { num, t } from "./i18n.js";
 
@@ -13,9 +14,19 @@ function option(value, label, selected) {
   return `<option value="${esc(value)}"${String(value) === String(selected) ? " selected" : ""}>${esc(label)}</option>`;
 }
 
+const FAN = ["T21", "KH", "EX", "QS", "T1"];
+
+function fanHTML(ctx) {
+  const cards = FAN.map((code, i) => {
+    const angle = (i - 2) * 13;
+    return `<span class="card" style="transform: translateX(-50%) rotate(${angle}deg)">${cardSVG(code, ctx.face, ctx.lang)}</span>`;
+  });
+  return `<div class="hero-fan" aria-hidden="true">${cards.join("")}</div>`;
+}
+
 function heroHTML(ctx) {
   return (
-    `<section class="hero panel">` +
+    `<section class="hero panel">${fanHTML(ctx)}` +
     `<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${esc(t("lobby.quick"))}</button>` +
     `<p class="tagline">${esc(t("lobby.tagline"))}</p>` +
     `<div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${esc(t("lobby.multi", { n: ctx.multiDeals }))}</button>` +

@@ -42,6 +42,17 @@ export function miniCards(codes, ctx, empty = "") {
   return `<span class="minis">${codes.map((c) => cardHTML(c, ctx, { cls: "mini" })).join("")}</span>`;
 }
 
+/** True while an element first shown now should still play its entrance animation. */
+function isFresh(ctx, key) {
+  const now = performance.now();
+  const first = ctx.seen.get(key);
+  if (first === undefined) {
+    ctx.seen.set(key, now);
+    return true;
+  }
+  return now - first < 450;
+}
+
 // ------------------------------------------------------------------ seats
 
 function lastBid(deal, seat) {
@@ -63,9 +74,11 @@ function seatHTML(table, seat, ctx) {
   if (info.occupant === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("seat.away"))}</span>`);
   const active = d && d.toAct === seat && d.phase !== "done";
   const bid = d && d.phase === "bidding" ? lastBid(d, seat) : null;
-  const bubble = bid
-    ? `<div class="bubble ${bid === "pass" ? "pass" : ""}" data-key="bid-${d.number}-${seat}">${esc(contractLabel(bid))}</div>`
-    : "";
+  let bubble = "";
+  if (bid) {
+    const fresh = isFresh(ctx, `bid-${d.number}-${seat}-${bid}`);
+    bubble = `<div class="bubble${bid === "pass" ? " pass" : ""}${fresh ? " enter" : ""}">${esc(contractLabel(bid))}</div>`;
+  }
   const size = d ? d.handSizes[seat] : 0;
   const backs =
     !me && d && size > 0
@@ -99,9 +112,7 @@ function trickHTML(table, ctx) {
     const seat = (trick.leader + i) % 4;
     const pos = position(seat, table.seat);
     const win = trick.winner === seat;
-    const key = `t-${d.number}-${d.tricks.length}-${seat}-${code}`;
-    const fresh = !ctx.seen.has(key);
-    ctx.seen.add(key);
+    const fresh = isFresh(ctx, `t-${d.number}-${seat}-${code}`);
     return (
       `<div class="slot pos-${pos}${win ? " winner" : ""}${fresh ? " enter" : ""}" data-seat="${seat}">` +
       cardHTML(code, ctx, { cls: "played" }) +

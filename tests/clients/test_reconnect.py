@@ -67,6 +67,8 @@ async def test_after_the_server_drops_the_socket_the_seat_is_resumed_and_nothing
     created = await client.create_table(m.TableOptions(deals=2))
     state = await client.join(created.table.table_id, seat=3)
     first_seq = state.seq
+    watcher = await Client.connect(url)
+    await watcher.watch(created.table.table_id)
     await client.start()
 
     drop: dict[int, Hook] = {2: lambda: drop_connections(app), 15: lambda: drop_connections(app)}
@@ -80,6 +82,14 @@ async def test_after_the_server_drops_the_socket_the_seat_is_resumed_and_nothing
     assert_view_is_the_servers(app, state)
     assert sum(totals) == 0 and [s.status for s in state.sheets].count("played") == 2
     await client.close()
+
+    async for message in watcher:  # the spectator was dropped too, and watches again
+        if isinstance(message, m.Event) and isinstance(message.event, m.TableOverEvent):
+            break
+    assert watcher.reconnections == 2 and watcher.state is not None
+    assert watcher.state.totals == totals and watcher.state.over
+    assert_view_is_the_servers(app, watcher.state)
+    await watcher.close()
 
 
 async def test_after_a_server_restart_on_the_same_store_the_seat_is_resumed() -> None:
