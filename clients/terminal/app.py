@@ -215,7 +215,8 @@ class TableApp(App[list[m.Number] | None]):
         self.option = 0
         self.selected = set()
         hand = state.view.hand if state.view is not None else []
-        playable = [i for i, c in enumerate(hand) if c in legal.cards]
+        choices = legal.discard.allowed if legal.discard is not None else legal.cards
+        playable = [i for i, c in enumerate(hand) if c in choices]
         self.cursor = playable[0] if playable else min(self.cursor, max(len(hand) - 1, 0))
         if legal.discard is not None:
             self.selected = set(legal.discard.required)
@@ -245,6 +246,8 @@ class TableApp(App[list[m.Number] | None]):
     def _prompt(self) -> Any:
         decision = self.decision
         text = Text(decision.prompt + " ")
+        if decision.kind == "discard":
+            text.append(f"{len(self.selected)} selected.", style="bold")
         for i, label in enumerate(decision.options):
             text.append(f" {label} ", style="reverse bold" if i == self.option else "")
             text.append(" ")

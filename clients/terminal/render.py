@@ -52,6 +52,11 @@ def seat_name(state: TableState, seat: int) -> str:
     return f"Seat {seat}"
 
 
+def says(state: TableState, seat: int, verb: str) -> str:
+    """``You play`` / ``AI 2 plays``."""
+    return f"{seat_name(state, seat)} {verb if seat == state.seat else verb + 's'}"
+
+
 def hand_text(
     hand: list[str], legal: set[str], cursor: int | None, selected: set[str], active: bool
 ) -> Text:
@@ -149,7 +154,7 @@ def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
         made = "made" if sheet.made else "went down"
         text.append(
             f"{seat_name(state, sheet.taker)} ({CONTRACTS[sheet.contract]}) {made}: "
-            f"{sheet.points:g} points with {sheet.bouts} bouts, {sheet.target} needed\n"
+            f"{sheet.points:g} points with {sheet.bouts} bout(s), {sheet.target} needed\n"
         )
     for bonus in sheet.bonuses or []:
         text.append(f"  {bonus.kind.replace('_', ' ')} ({bonus.side}): {bonus.points:g}\n")
@@ -166,18 +171,18 @@ def event_line(state: TableState, event: object) -> str | None:
         case m.BidEvent(seat=seat, contract=contract):
             return f"{seat_name(state, seat)}: {CONTRACTS[contract]}"
         case m.TakerEvent(seat=seat, contract=contract):
-            return f"{seat_name(state, seat)} takes: {CONTRACTS[contract]}."
+            return f"{says(state, seat, 'take')} the deal: {CONTRACTS[contract]}."
         case m.ChienEvent(cards=cards):
             return "Chien: " + " ".join(card_label(c) for c in cards)
         case m.DiscardEvent(seat=seat, trumps=trumps):
             shown = f" (trumps shown: {' '.join(card_label(c) for c in trumps)})" if trumps else ""
             return f"{seat_name(state, seat)} discarded{shown}."
         case m.ChelemEvent(seat=seat, announced=True):
-            return f"{seat_name(state, seat)} announces a chelem!"
+            return f"{says(state, seat, 'announce')} a chelem!"
         case m.PoigneeEvent(seat=seat, level=level):
-            return f"{seat_name(state, seat)} shows a {level} poignee."
+            return f"{says(state, seat, 'show')} a {level} poignee."
         case m.CardEvent(seat=seat, card=card):
-            return f"{seat_name(state, seat)} plays {card_label(card)}"
+            return f"{says(state, seat, 'play')} {card_label(card)}"
         case m.TrickEvent(number=number, winner=winner):
             return f"Trick {number} to {seat_name(state, winner)}."
         case m.CancelledEvent(reason=reason):
