@@ -317,8 +317,11 @@ class TableRuntime:
         if state.is_over:
             if state.cancelled:
                 return settings.ai_pause_seconds - (time.monotonic() - self._last_change)
+            if tr.everyone_ready(data, now):
+                return settings.ai_pause_seconds - (time.monotonic() - self._last_change)
             over = data.deal_over_ms or now
-            return (over + settings.next_deal_seconds * 1000 - now) / 1000
+            wait = (over + settings.next_deal_seconds * 1000 - now) / 1000
+            return min(wait, self._grace_left(now))
         seat = data.seats[state.to_act]
         if seat.occupant == "ai":
             return settings.ai_pause_seconds - (time.monotonic() - self._last_change)
@@ -329,6 +332,18 @@ class TableRuntime:
             timeout = (data.turn_deadline_ms - now) / 1000
             due = timeout if due is None else min(due, timeout)
         return due
+
+    def _grace_left(self, now: int) -> float:
+        """Seconds until a dropped human's grace period ends (infinity if none)."""
+        grace = self.data.options.grace_seconds * 1000
+        ends = [
+            s.dropped_at_ms + grace - now
+            for s in self.data.seats
+            if s.occupant == "human"
+            and s.dropped_at_ms is not None
+            and s.dropped_at_ms + grace > now
+        ]
+        return min(ends) / 1000 if ends else float("inf")
 
     async def _do_due(self) -> None:
         state = self.state

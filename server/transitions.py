@@ -263,7 +263,7 @@ def ready(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) ->
     if data.status != "playing" or state is None or not state.is_over:
         raise TableRefused("not_started", "the next deal can only follow a finished deal")
     change = Change(data.model_copy(update={"ready": _set(data.ready, seat)}), state)
-    if everyone_ready(change.data):
+    if everyone_ready(change.data, now_ms):
         begin_deal(change, now_ms)
     return change
 
@@ -274,11 +274,18 @@ def _set(flags: list[bool], seat: int) -> list[bool]:
     return out
 
 
-def everyone_ready(data: TableData) -> bool:
+def everyone_ready(data: TableData, now_ms: int) -> bool:
+    """Every human is ready, or away past the grace period (the AI plays for them)."""
     return all(
-        data.ready[i] or s.occupant != "human" or s.dropped_at_ms is not None
+        data.ready[i] or s.occupant != "human" or is_away(data, i, now_ms)
         for i, s in enumerate(data.seats)
     )
+
+
+def is_away(data: TableData, seat: int, now_ms: int) -> bool:
+    """A human gone for longer than the grace period: the AI takes their turns."""
+    dropped = data.seats[seat].dropped_at_ms
+    return dropped is not None and now_ms >= dropped + data.options.grace_seconds * 1000
 
 
 def next_deal(data: TableData, state: engine.Deal | None, now_ms: int) -> Change:
