@@ -22,9 +22,9 @@ def sheet_of(text: str) -> dict[str, Any]:
 
 
 def _read(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
     try:
+        if name == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
         with open(name, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:

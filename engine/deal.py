@@ -41,13 +41,14 @@ def deal_from_hands(dealer: int, hands: Sequence[Sequence[int]], chien: Sequence
         raise InvalidDeal(f"dealer must be 0-3, not {dealer}")
     if len(hands) != 4:
         raise InvalidDeal(f"4 hands expected, got {len(hands)}")
-    masks = [_checked_mask(f"hand {s}", hand, HAND_SIZE) for s, hand in enumerate(hands)]
+    names = [f"hands[{s}]" for s in range(4)]
+    masks = [_checked_mask(name, hand, HAND_SIZE) for name, hand in zip(names, hands, strict=True)]
     chien_mask = _checked_mask("chien", chien, CHIEN_SIZE)
     seen = 0
-    for mask in [*masks, chien_mask]:
+    for name, mask in zip([*names, "chien"], [*masks, chien_mask], strict=True):
         if seen & mask:
-            dup = ", ".join(CODES[c] for c in range(DECK_SIZE) if (seen & mask) >> c & 1)
-            raise InvalidDeal(f"card dealt twice: {dup}")
+            dup = " ".join(CODES[c] for c in range(DECK_SIZE) if (seen & mask) >> c & 1)
+            raise InvalidDeal(f"{name}: {dup} dealt twice")
         seen |= mask
     if seen != ALL_CARDS:  # pragma: no cover - sizes and no duplicates imply all 78
         raise InvalidDeal("the deal does not hold the 78 cards")
@@ -60,12 +61,13 @@ def deal_from_hands(dealer: int, hands: Sequence[Sequence[int]], chien: Sequence
 
 def _checked_mask(name: str, cards: Sequence[int], size: int) -> int:
     if len(cards) != size:
-        raise InvalidDeal(f"{name} must hold {size} cards, not {len(cards)}")
+        raise InvalidDeal(f"{name}: {len(cards)} cards, not {size}")
     if any(not 0 <= c < DECK_SIZE for c in cards):
-        raise InvalidDeal(f"{name} holds a card that does not exist")
+        raise InvalidDeal(f"{name}: a card that does not exist")
     mask = mask_of(cards)
     if mask.bit_count() != size:
-        raise InvalidDeal(f"{name} holds the same card twice")
+        dup = " ".join(sorted({CODES[c] for c in cards if cards.count(c) > 1}))
+        raise InvalidDeal(f"{name}: {dup} dealt twice")
     return mask
 
 

@@ -17,7 +17,7 @@ from .bidding import bidder_seat
 from .cards import CODES, Card, UnknownCard, cards_of, parse_card
 from .deal import deal_from_hands
 from .errors import InvalidDeal, RecordError, TarotError
-from .game import apply_in_place
+from .game import CANCEL_RULES, apply_in_place
 from .state import Deal, Phase
 
 FORMAT = "tarot-record/1"
@@ -55,7 +55,7 @@ def load_record(record: Any) -> Deal:
         try:
             apply_in_place(deal, action)
         except TarotError as e:
-            raise RecordError(f"{where}: {e}", code=e.code, rule=e.rule) from e
+            raise RecordError(f"{where}: {e.message}", code=e.code, rule=e.rule) from e
     if deal.phase is not Phase.DONE:
         raise RecordError(f"{_missing(deal)}: the record ends before the deal is over")
     return deal
@@ -64,13 +64,13 @@ def load_record(record: Any) -> Deal:
 def parse_record(text: str) -> Any:
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (ValueError, RecursionError) as e:  # JSONDecodeError, bad UTF-8, too deep
         raise RecordError(f"not valid JSON: {e}") from e
 
 
 def _missing(deal: Deal) -> str:
     return {
-        Phase.BIDDING: "bids",
+        Phase.BIDDING: f"bids[{len(deal.bids)}]",
         Phase.DISCARD: "discard",
         Phase.CHELEM: "chelem",
         Phase.PLAY: f"plays[{72 - sum(h.bit_count() for h in deal.hands)}]",
@@ -96,16 +96,28 @@ def _deal_of(record: Any) -> Deal:
     try:
         return deal_from_hands(dealer, parsed, chien)
     except InvalidDeal as e:
-        raise RecordError(str(e), code=e.code, rule=e.rule) from e
+        raise RecordError(e.message, code=e.code, rule=e.rule) from e
 
 
 def _cards(where: str, items: Any) -> list[Card]:
     if not isinstance(items, list):
         raise RecordError(f"{where} must be a list of card codes")
-    try:
-        return [parse_card(item) for item in items]
-    except UnknownCard as e:
-        raise RecordError(f"{where}: {e}") from e
+    cards = []
+    for i, item in enumerate(items):
+        try:
+            cards.append(parse_card(item))
+        except UnknownCard as e:
+            raise RecordError(f"{where}[{i}]: {e}") from e
+    return cards
+
+
+def _card_set(where: str, items: Any) -> frozenset[Card]:
+    """The cards of a discard or a poignee, each listed once."""
+    cards = _cards(where, items)
+    twice = sorted({CODES[c] for c in cards if cards.count(c) > 1})
+    if twice:
+        raise RecordError(f"{where}: {' '.join(twice)} listed twice")
+    return frozenset(cards)
 
 
 def _actions(record: dict[str, Any], deal: Deal) -> Iterator[tuple[str, Action]]:
@@ -123,8 +135,7 @@ def _actions(record: dict[str, Any], deal: Deal) -> Iterator[tuple[str, Action]]
     if deal.phase is Phase.DISCARD:
         if "discard" not in record:
             raise RecordError(f"discard: missing for {deal.contract.code} (R6)")
-        cards = _cards("discard", record["discard"])
-        yield "discard", Discard(deal.taker, frozenset(cards))
+        yield "discard", Discard(deal.taker, _card_set("discard", record["discard"]))
     else:
         _no_more(record, deal, ("discard",))
     chelem = record.get("chelem", False)
@@ -141,12 +152,15 @@ def _plays(record: dict[str, Any], deal: Deal) -> Iterator[tuple[str, Action]]:
         raise RecordError("plays must be a list of card codes")
     for i, code in enumerate(plays):
         if deal.phase is Phase.DONE:
-            raise RecordError(f"plays[{i}]: the deal is over after 72 cards")
-        card = _cards(f"plays[{i}]", [code])[0]
+            raise RecordError(f"plays[{i}]: the deal is over after 72 cards", rule="R2")
+        try:
+            card = parse_card(code)
+        except UnknownCard as e:
+            raise RecordError(f"plays[{i}]: {e}") from e
         seat = deal.to_act
         if seat in poignees and not deal.played_by >> seat & 1:
             yield f'poignees["{seat}"]', ShowPoignee(seat, poignees.pop(seat))
-        yield f"plays[{i}]", Play(seat, parse_card(CODES[card]))
+        yield f"plays[{i}]", Play(seat, card)
     if poignees and deal.phase is Phase.DONE:  # pragma: no cover - every seat plays
         raise RecordError(f'poignees["{min(poignees)}"]: never shown')
 
@@ -159,7 +173,7 @@ def _poignees(record: dict[str, Any]) -> dict[int, frozenset[Any]]:
     for key, cards in raw.items():
         if key not in ("0", "1", "2", "3"):
             raise RecordError(f"poignees: {key!r} is not a seat")
-        out[int(key)] = frozenset(_cards(f'poignees["{key}"]', cards))
+        out[int(key)] = _card_set(f'poignees["{key}"]', cards)
     return out
 
 
@@ -173,5 +187,8 @@ def _contract(where: str, code: Any) -> Contract:
 def _no_more(record: dict[str, Any], deal: Deal, fields: tuple[str, ...]) -> None:
     for name in fields:
         if name in record and record[name] not in (False, [], {}):
-            why = deal.cancelled or f"{deal.contract.code} has no discard"
-            raise RecordError(f"{name}: not allowed here ({why})")
+            if deal.cancelled:
+                why, rule = deal.cancelled, CANCEL_RULES[deal.cancelled]
+            else:
+                why, rule = f"{deal.contract.code} has no discard", "R7"
+            raise RecordError(f"{name}: not allowed here ({why})", rule=rule)
