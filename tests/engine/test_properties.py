@@ -28,6 +28,7 @@ from engine import (
     Play,
     ShowPoignee,
     apply,
+    apply_in_place,
     legal_actions,
     load_record,
     random_action,
@@ -144,9 +145,11 @@ def test_a_random_action_is_applied_or_refused_with_a_typed_error(seed, dealer, 
         action = _random_action_of_any_kind(before, fuzz)
         legal = legal_actions(before)
         snapshot = before.copy()
+        in_place = before.copy()
         try:
-            apply(before, action)
+            apply_in_place(in_place, action)
         except IllegalAction as e:
+            assert in_place == snapshot, "a refused action changed the state"
             assert e.code and action not in legal.actions
             assert legal.discard is None or not legal.discard.is_valid(set(action_cards(action)))
         else:
