@@ -32,10 +32,11 @@ class Contract(IntEnum):
 
     @classmethod
     def from_code(cls, code: str) -> Contract:
-        try:
-            return cls[code.upper()]
-        except (KeyError, AttributeError):
-            raise ValueError(f"unknown bid {code!r}") from None
+        """The contract of a bid code, exactly as RECORD.md spells it: ``"garde_sans"``."""
+        for contract in cls:
+            if contract.code == code:
+                return contract
+        raise ValueError(f"unknown bid {code!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -154,7 +154,8 @@ def _check_turn(deal: Deal, action: Action) -> None:
         if deal.taker >= 0 and seat != deal.taker:
             raise IllegalChelem(f"seat {seat} announced chelem but only the taker may")
         if deal.phase is Phase.PLAY:
-            raise IllegalChelem(f"seat {seat} announced chelem after the first card")
+            when = "after the first card" if deal.played_by else "twice"
+            raise IllegalChelem(f"seat {seat} decided on chelem {when}")
     if isinstance(action, ShowPoignee) and deal.phase is Phase.PLAY and deal.played_by >> seat & 1:
         raise IllegalPoignee(f"seat {seat} showed a poignee after its first card")
     if seat != deal.to_act:

@@ -111,6 +111,10 @@ def test_illegal_bid(tmp_path, capsys):
     assert line == "bids[1]: seat 3 bid prise but must pass or bid above garde (R5)"
     line = refused(tmp_path, capsys, changed(bids=["garde", "surcontre", "pass", "pass"]))
     assert line == "bids[1]: unknown bid 'surcontre'"
+    line = refused(tmp_path, capsys, changed(bids=["Garde", "pass", "pass", "pass"]))
+    assert line == "bids[0]: unknown bid 'Garde'"
+    line = refused(tmp_path, capsys, changed(bids=["garde", 2, "pass", "pass"]))
+    assert line == "bids[1]: unknown bid 2"
 
 
 def test_illegal_discard(tmp_path, capsys):

@@ -253,8 +253,12 @@ def test_R10_an_announced_chelem_makes_the_taker_lead():
 
 def test_R10_not_after_the_first_card():
     deal = bid(make_deal(3, BASIC, REST), "pass", "pass", "garde_sans", "pass")
-    deal = play(chelem(deal, False), "1S")
-    refuse(deal, DeclareChelem(2, True), IllegalChelem, "illegal_chelem", "R10")
+    decided = chelem(deal, False)
+    error = refuse(decided, DeclareChelem(2, True), IllegalChelem, "illegal_chelem", "R10")
+    assert "twice" in str(error)
+    deal = play(decided, "1S")
+    error = refuse(deal, DeclareChelem(2, True), IllegalChelem, "illegal_chelem", "R10")
+    assert "after the first card" in str(error)
 
 
 def test_R10_chelem_comes_after_the_discard():
