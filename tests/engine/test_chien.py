@@ -120,10 +120,10 @@ def test_R6_the_discard_counts_for_the_taker(contract):
     deal = discard(taken(PLENTY, PLENTY_CHIEN, contract), "QC NC JC 10C 9C 1S")
     record = to_record(play_lowest(chelem(deal), 18))
     points, bouts = in_tricks(record)
-    sheet = engine.load_record(record)
+    sheet = score(engine.load_record(record))
     # the discard: QC 3.5 + NC 2.5 + JC 1.5 + 10C, 9C, 1S 0.5 each = 9
-    assert score(sheet).points == points + 9
-    assert score(sheet).bouts == bouts
+    assert sheet.points == points + 9
+    assert sheet.bouts == bouts
 
 
 # R7 ---------------------------------------------------------------------------------------

@@ -105,10 +105,8 @@ def test_R1_series_passes_the_deal_to_the_right():
 def test_R1_series_cancelled_deal_still_passes_the_deal():
     series = Series(deals_to_play=1, dealer=2)
     deal = series.deal(0)
-    all_pass = bid(new_deal(2, 0), "pass", "pass", "pass", "pass")
-    if deal.cancelled:  # pragma: no cover - seed 0 is not petit sec
-        all_pass = deal
-    series.record(score(all_pass))
+    assert deal.dealer == 2 and not deal.cancelled
+    series.record(score(bid(deal, "pass", "pass", "pass", "pass")))
     assert series.dealer == 3
     assert series.played == 0 and not series.is_over
     assert series.totals == [0, 0, 0, 0]
