@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from cli.main import main
 
 
-def test_bench_engine_json(capsys):
+def test_bench_engine_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "engine", "--json", "--deals", "50", "--runs", "1"]) == 0
     out = capsys.readouterr()
     assert out.err == "" and out.out.count("\n") == 1
@@ -16,7 +18,7 @@ def test_bench_engine_json(capsys):
     assert (figures["runs"], figures["deals_per_run"]) == (1, 50)
 
 
-def test_bench_engine_text(capsys):
+def test_bench_engine_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "engine", "--deals", "20", "--runs", "1"]) == 0
     line = capsys.readouterr().out
     assert line.startswith("engine: ") and "complete deals/s" in line and "us per card play" in line

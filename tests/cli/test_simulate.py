@@ -13,14 +13,17 @@ from cli.main import main
 from engine import load_record, score
 
 
-def simulate(capsys, *args: str) -> str:
+def simulate(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     assert main(["simulate", *args]) == 0
     out = capsys.readouterr()
     assert out.err == ""
-    return out.out
+    text: str = out.out
+    return text
 
 
-def test_records_written_replay_and_match_the_summary(tmp_path, capsys):
+def test_records_written_replay_and_match_the_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = simulate(capsys, "--deals", "24", "--seed", "11", "--out", str(tmp_path))
     files = sorted(tmp_path.glob("deal-*.json"))
     assert [f.name for f in files] == [f"deal-{i:05d}.json" for i in range(1, 25)]
@@ -45,7 +48,7 @@ def test_records_written_replay_and_match_the_summary(tmp_path, capsys):
     assert sum(averages) == pytest.approx(0, abs=0.03)
 
 
-def test_same_seed_same_deals(tmp_path, capsys):
+def test_same_seed_same_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     first, second, other = tmp_path / "a", tmp_path / "b", tmp_path / "c"
     out_a = simulate(capsys, "--deals", "5", "--seed", "3", "--out", str(first))
     out_b = simulate(capsys, "--deals", "5", "--seed", "3", "--out", str(second))
@@ -58,7 +61,7 @@ def test_same_seed_same_deals(tmp_path, capsys):
     assert texts(first) == texts(second) != texts(other)
 
 
-def test_one_deal_is_told_move_by_move(capsys):
+def test_one_deal_is_told_move_by_move(capsys: pytest.CaptureFixture[str]) -> None:
     out = simulate(capsys, "--deals", "1", "--seed", "2")
     lines = out.splitlines()
     assert lines[0] == "deal: seat 0 deals"
@@ -72,7 +75,7 @@ def test_one_deal_is_told_move_by_move(capsys):
     assert lines[-1].startswith("average score per deal: seat 0: ")
 
 
-def test_at_least_one_deal(capsys):
+def test_at_least_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["simulate", "--deals", "0"])
     assert exit_info.value.code == 2

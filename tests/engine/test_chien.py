@@ -29,11 +29,11 @@ SHORT = ["T2..T15 KS KH 1S 2S", "T1 T18 5S..QS 1H..7H", "T19 T20 T21 8H..QH 1D..
 SHORT_CHIEN = "T16 T17 KD EX 3S 4S"
 
 
-def taken(hands, chien, contract="garde"):
+def taken(hands: list[str | None], chien: str, contract: str = "garde") -> engine.Deal:
     return bid(make_deal(3, hands, chien), contract, "pass", "pass", "pass")
 
 
-def test_R6_chien_is_shown_to_all_and_joins_the_takers_hand():
+def test_R6_chien_is_shown_to_all_and_joins_the_takers_hand() -> None:
     before = make_deal(3, PLENTY, PLENTY_CHIEN)
     before = bid(before, "garde", "pass", "pass")
     deal, events = step(before, engine.Bid(3, engine.Contract.PASS))
@@ -49,7 +49,7 @@ def test_R6_chien_is_shown_to_all_and_joins_the_takers_hand():
         assert set(view(deal, seat).chien or ()) == chien
 
 
-def test_R6_no_king_no_bout_ordinary_first():
+def test_R6_no_king_no_bout_ordinary_first() -> None:
     deal = taken(PLENTY, PLENTY_CHIEN)
     rule = engine.legal_actions(deal).discard
     assert rule is not None and rule.count == 6 and not rule.required
@@ -75,7 +75,7 @@ def test_R6_no_king_no_bout_ordinary_first():
     assert after.phase is Phase.CHELEM and after.hands[0].bit_count() == 18
 
 
-def test_R6_trumps_only_for_a_shortfall_all_ordinary_first():
+def test_R6_trumps_only_for_a_shortfall_all_ordinary_first() -> None:
     deal = taken(SHORT, SHORT_CHIEN)
     rule = engine.legal_actions(deal).discard
     assert rule is not None
@@ -91,7 +91,7 @@ def test_R6_trumps_only_for_a_shortfall_all_ordinary_first():
     assert after.discard == engine.mask_of(card_set("1S 2S 3S 4S T2 T3"))
 
 
-def test_R6_discarded_trumps_are_public_the_rest_is_the_takers():
+def test_R6_discarded_trumps_are_public_the_rest_is_the_takers() -> None:
     deal = taken(SHORT, SHORT_CHIEN)
     after, events = step(deal, Discard(0, card_set("1S 2S 3S 4S T2 T3")))
     made = [e for e in events if isinstance(e, DiscardMade)]
@@ -108,7 +108,7 @@ def test_R6_discarded_trumps_are_public_the_rest_is_the_takers():
         assert code_set(theirs.discard_trumps) == {"T2", "T3"}
 
 
-def test_R6_a_discard_without_trumps_shows_nothing():
+def test_R6_a_discard_without_trumps_shows_nothing() -> None:
     after, events = step(taken(PLENTY, PLENTY_CHIEN), Discard(0, card_set("1S..6S")))
     made = [e for e in events if isinstance(e, DiscardMade)]
     assert made[0].trumps == ()
@@ -116,7 +116,7 @@ def test_R6_a_discard_without_trumps_shows_nothing():
 
 
 @pytest.mark.parametrize("contract", ["prise", "garde"])
-def test_R6_the_discard_counts_for_the_taker(contract):
+def test_R6_the_discard_counts_for_the_taker(contract: str) -> None:
     deal = discard(taken(PLENTY, PLENTY_CHIEN, contract), "QC NC JC 10C 9C 1S")
     record = to_record(play_lowest(chelem(deal), 18))
     points, bouts = in_tricks(record)
@@ -134,7 +134,7 @@ BOUT_HANDS = ["T1..T6 1S..10S 1H 2H", "T7..T12 JS NS QS KS 3H..10H", "T13..T18 J
 
 
 @pytest.mark.parametrize("contract", ["garde_sans", "garde_contre"])
-def test_R7_chien_stays_unseen_and_there_is_no_discard(contract):
+def test_R7_chien_stays_unseen_and_there_is_no_discard(contract: str) -> None:
     before = bid(make_deal(3, BOUT_HANDS, BOUT_CHIEN), contract, "pass", "pass")
     deal, events = step(before, engine.Bid(3, engine.Contract.PASS))
     assert deal.phase is Phase.CHELEM and deal.to_act == 0
@@ -147,12 +147,12 @@ def test_R7_chien_stays_unseen_and_there_is_no_discard(contract):
     assert "discard" not in to_record(play_lowest(chelem(deal), 18))
 
 
-def _played(contract):
+def _played(contract: str) -> engine.Deal:
     deal = bid(make_deal(3, BOUT_HANDS, BOUT_CHIEN), contract, "pass", "pass", "pass")
     return play_lowest(chelem(deal), 18)
 
 
-def test_R7_garde_sans_chien_and_its_bouts_count_for_the_taker():
+def test_R7_garde_sans_chien_and_its_bouts_count_for_the_taker() -> None:
     deal = _played("garde_sans")
     points, bouts = in_tricks(to_record(deal))
     sheet = score(deal)
@@ -161,7 +161,7 @@ def test_R7_garde_sans_chien_and_its_bouts_count_for_the_taker():
     assert sheet.bouts == bouts + 2
 
 
-def test_R7_garde_contre_chien_and_its_bouts_count_for_the_defence():
+def test_R7_garde_contre_chien_and_its_bouts_count_for_the_defence() -> None:
     deal = _played("garde_contre")
     points, bouts = in_tricks(to_record(deal))
     sheet = score(deal)

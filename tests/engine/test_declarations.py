@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from engine import (
+    Deal,
     DeclareChelem,
     IllegalChelem,
     IllegalPoignee,
@@ -29,19 +30,19 @@ from .helpers import bid, card_set, chelem, code_set, codes, discard, make_deal,
 REST = "9C..KC"
 
 
-def ready(hands, chien=REST, contract="garde_sans"):
+def ready(hands: list[str | None], chien: str = REST, contract: str = "garde_sans") -> Deal:
     deal = bid(make_deal(3, hands, chien), contract, "pass", "pass", "pass")
     return chelem(deal) if deal.phase is Phase.CHELEM else deal
 
 
-def offers(deal):
+def offers(deal: Deal) -> dict[PoigneeLevel, set[str]]:
     legal = legal_actions(deal)
     shows = [a for a in legal.actions if isinstance(a, ShowPoignee)]
     assert [a.cards for a in shows] == [o.cards for o in legal.poignees]
     return {o.level: code_set(o.cards) for o in legal.poignees}
 
 
-def trumps(low, high):
+def trumps(low: int, high: int) -> set[str]:
     return {f"T{n}" for n in range(low, high + 1)}
 
 
@@ -53,7 +54,7 @@ FOURTEEN_EX = ["T1..T14 EX 1S 2S 3S", "T15..T21 4S..KS", "1H..KH 1D..4D", None]
 NINE_EX = ["T1..T9 EX 1S..8S", "T10..T21 9S..KS", "1H..KH 1D..4D", None]
 
 
-def test_R8_offers_every_level_lowest_trumps_first():
+def test_R8_offers_every_level_lowest_trumps_first() -> None:
     assert offers(ready(FIFTEEN)) == {
         PoigneeLevel.SIMPLE: trumps(1, 10),
         PoigneeLevel.DOUBLE: trumps(1, 13),
@@ -61,7 +62,7 @@ def test_R8_offers_every_level_lowest_trumps_first():
     }
 
 
-def test_R8_offers_the_excuse_only_where_it_is_needed():
+def test_R8_offers_the_excuse_only_where_it_is_needed() -> None:
     assert offers(ready(TWELVE_EX)) == {
         PoigneeLevel.SIMPLE: trumps(1, 10),
         PoigneeLevel.DOUBLE: trumps(1, 12) | {"EX"},
@@ -80,14 +81,14 @@ def test_R8_offers_the_excuse_only_where_it_is_needed():
     assert offers(deal) == {}  # seat 2 holds no trump
 
 
-def test_R8_no_offer_below_ten():
+def test_R8_no_offer_below_ten() -> None:
     hands = ["T1..T8 EX 1S..9S", "T9..T21 10S..KS", "1H..KH 1D..4D", None]
     deal = ready(hands)
     assert offers(deal) == {}
     refuse(deal, ShowPoignee(0, card_set("T1..T8 EX 1S")), IllegalPoignee, "illegal_poignee", "R8")
 
 
-def test_R8_any_other_valid_subset_is_accepted():
+def test_R8_any_other_valid_subset_is_accepted() -> None:
     deal = ready(TWELVE_EX)
     after, events = step(deal, ShowPoignee(0, card_set("T3..T12")))
     assert after.poignees == {0: engine.mask_of(card_set("T3..T12"))}
@@ -111,13 +112,13 @@ def test_R8_any_other_valid_subset_is_accepted():
         ("T1..T8", "8 cards"),
     ],
 )
-def test_R8_invalid_subsets_are_refused(shown, why):
+def test_R8_invalid_subsets_are_refused(shown: str, why: str) -> None:
     deal = ready(TWELVE_EX)
     error = refuse(deal, ShowPoignee(0, card_set(shown)), IllegalPoignee, "illegal_poignee", "R8")
     assert why in str(error)
 
 
-def test_R8_excuse_not_in_hand_is_refused():
+def test_R8_excuse_not_in_hand_is_refused() -> None:
     deal = ready(FIFTEEN)
     error = refuse(
         deal, ShowPoignee(0, card_set("T1..T9 EX")), IllegalPoignee, "illegal_poignee", "R8"
@@ -125,7 +126,7 @@ def test_R8_excuse_not_in_hand_is_refused():
     assert "EX" in str(error)
 
 
-def test_R8_one_poignee_per_seat():
+def test_R8_one_poignee_per_seat() -> None:
     deal = show(ready(FIFTEEN), "T1..T10")
     assert offers(deal) == {}
     error = refuse(
@@ -138,7 +139,7 @@ def test_R8_one_poignee_per_seat():
     assert deal.to_act == 1
 
 
-def test_R8_only_before_the_seats_own_first_card():
+def test_R8_only_before_the_seats_own_first_card() -> None:
     deal = play(ready(FIFTEEN), "1S")
     # seat 0 played: too late for it, even though the trick is still open
     error = refuse(
@@ -163,7 +164,7 @@ def test_R8_only_before_the_seats_own_first_card():
     refuse(before, ShowPoignee(0, card_set("T1..T10")), WrongPhase, "wrong_phase", "")
 
 
-def test_R8_a_defender_may_show_and_it_is_scored_for_the_contract_winner():
+def test_R8_a_defender_may_show_and_it_is_scored_for_the_contract_winner() -> None:
     deal = ready(NINE_EX)
     deal = play(deal, "1S")
     deal = show(deal, "T10..T19")
@@ -177,7 +178,7 @@ def test_R8_a_defender_may_show_and_it_is_scored_for_the_contract_winner():
     assert bonus[0].side == ("taker" if sheet.made else "defence")
 
 
-def test_R8_poignee_not_your_turn():
+def test_R8_poignee_not_your_turn() -> None:
     deal = ready(FIFTEEN)
     refuse(
         deal, ShowPoignee(1, card_set("T16..T21 EX 4S 5S 6S")), NotYourTurn, "not_your_turn", "R1"
@@ -191,7 +192,7 @@ FOUR_KINGS = ["KS KH KD KC T8..T21", "T1 T2 1S..QS 4H 5H 6H", "T3 T4 EX 7H..QH 1
 FOUR_KINGS_CHIEN = "1H 2H 3H T5 T6 T7"
 
 
-def test_R9_taker_with_four_kings_shows_discarded_trumps_in_a_triple():
+def test_R9_taker_with_four_kings_shows_discarded_trumps_in_a_triple() -> None:
     deal = make_deal(3, FOUR_KINGS, FOUR_KINGS_CHIEN)
     deal = discard(bid(deal, "garde", "pass", "pass", "pass"), "1H 2H 3H T5 T6 T7")
     assert (deal.hands[0] & engine.cards.TRUMPS).bit_count() == 14
@@ -210,7 +211,7 @@ def test_R9_taker_with_four_kings_shows_discarded_trumps_in_a_triple():
     assert "T5" in str(error)
 
 
-def test_R9_without_the_four_kings_discarded_trumps_stay_hidden():
+def test_R9_without_the_four_kings_discarded_trumps_stay_hidden() -> None:
     hands = ["KS KH KD QC T8..T21", "T1 T2 1S..QS 4H 5H 6H", "T3 T4 EX 7H..QH 1D..8D", None]
     deal = make_deal(3, hands, FOUR_KINGS_CHIEN)
     deal = discard(bid(deal, "garde", "pass", "pass", "pass"), "1H 2H 3H QC T5 T6")
@@ -219,7 +220,7 @@ def test_R9_without_the_four_kings_discarded_trumps_stay_hidden():
     refuse(deal, ShowPoignee(0, card_set("T5 T7..T20")), IllegalPoignee, "illegal_poignee", "R9")
 
 
-def test_R9_needs_fifteen_with_the_discard():
+def test_R9_needs_fifteen_with_the_discard() -> None:
     # four Kings and the Excuse, 13 trumps in hand after the discard + 1 discarded = 14
     hands = ["KS KH KD KC EX T10..T21 1H", "T1 T2 1S..QS 6H 7H 8H", "T3..T7 9H..QH 1D..8D", None]
     deal = make_deal(3, hands, "T8 T9 2H 3H 4H 5H")
@@ -235,7 +236,7 @@ def test_R9_needs_fifteen_with_the_discard():
 BASIC = ["T1..T6 1S..10S 1H 2H", "T7..T12 JS NS QS KS 3H..10H", "T13..T18 JH..KH 1D..8D", None]
 
 
-def test_R10_only_the_taker_announces_chelem():
+def test_R10_only_the_taker_announces_chelem() -> None:
     deal = bid(make_deal(3, BASIC, REST), "pass", "pass", "garde_sans", "pass")
     assert deal.phase is Phase.CHELEM and deal.to_act == 2
     assert set(legal_actions(deal).actions) == {DeclareChelem(2, False), DeclareChelem(2, True)}
@@ -243,7 +244,7 @@ def test_R10_only_the_taker_announces_chelem():
     assert "taker" in str(error)
 
 
-def test_R10_an_announced_chelem_makes_the_taker_lead():
+def test_R10_an_announced_chelem_makes_the_taker_lead() -> None:
     deal = bid(make_deal(3, BASIC, REST), "pass", "pass", "garde_sans", "pass")
     announced = chelem(deal, True)
     assert announced.chelem and announced.to_act == 2 and announced.leader == 2
@@ -251,7 +252,7 @@ def test_R10_an_announced_chelem_makes_the_taker_lead():
     assert not quiet.chelem and quiet.to_act == 0
 
 
-def test_R10_not_after_the_first_card():
+def test_R10_not_after_the_first_card() -> None:
     deal = bid(make_deal(3, BASIC, REST), "pass", "pass", "garde_sans", "pass")
     decided = chelem(deal, False)
     error = refuse(decided, DeclareChelem(2, True), IllegalChelem, "illegal_chelem", "R10")
@@ -261,7 +262,7 @@ def test_R10_not_after_the_first_card():
     assert "after the first card" in str(error)
 
 
-def test_R10_chelem_comes_after_the_discard():
+def test_R10_chelem_comes_after_the_discard() -> None:
     deal = bid(make_deal(3, BASIC, REST), "garde", "pass", "pass", "pass")
     refuse(deal, DeclareChelem(0, True), WrongPhase, "wrong_phase", "")
     deal = chelem(discard(deal, "1S..6S"), True)

@@ -8,6 +8,7 @@ import engine
 from engine import (
     EXCUSE,
     CardNotInHand,
+    Deal,
     MustFollowSuit,
     MustOvertrump,
     MustTrump,
@@ -26,15 +27,15 @@ FOLLOW = ["1H..7H T1 T2 T3 1D..8D", "8H 9H 10H 1S..KS ND", "T10 T11 1C..KC 9D 10
 FOLLOW_CHIEN = "JH NH QH KH QD KD"  # seat 3: T4..T9 T12..T21 JD EX
 
 
-def follow_deal():
+def follow_deal() -> Deal:
     return chelem(bid(make_deal(3, FOLLOW, FOLLOW_CHIEN), "garde_sans", "pass", "pass", "pass"))
 
 
-def hand_codes(deal, seat):
+def hand_codes(deal: Deal, seat: int) -> set[str]:
     return {engine.card_code(c) for c in engine.cards_of(deal.hands[seat])}
 
 
-def test_R11_must_follow_the_led_suit():
+def test_R11_must_follow_the_led_suit() -> None:
     deal = play(follow_deal(), "1H")
     assert legal_codes(deal) == {"8H", "9H", "10H"}
     error = refuse(deal, Play(1, parse_card("1S")), MustFollowSuit, "must_follow_suit", "R11")
@@ -42,7 +43,7 @@ def test_R11_must_follow_the_led_suit():
     refuse(deal, Play(1, parse_card("ND")), MustFollowSuit, "must_follow_suit", "R11")
 
 
-def test_R11_must_trump_when_void():
+def test_R11_must_trump_when_void() -> None:
     deal = play(follow_deal(), "1H 8H")
     assert legal_codes(deal) == {"T10", "T11"}
     for code in ("1C", "9D"):
@@ -50,7 +51,7 @@ def test_R11_must_trump_when_void():
         assert code in str(error) and "trump" in str(error)
 
 
-def test_R11_must_overtrump_even_partner():
+def test_R11_must_overtrump_even_partner() -> None:
     deal = play(follow_deal(), "1H 8H T10")
     # seat 3 defends with seat 2, and still must beat its T10
     assert legal_codes(deal) == {f"T{n}" for n in range(12, 22)} | {"EX"}
@@ -61,7 +62,7 @@ def test_R11_must_overtrump_even_partner():
     assert deal.tricks[0].winner == 3
 
 
-def test_R11_trumps_led_must_be_followed_and_overtrumped():
+def test_R11_trumps_led_must_be_followed_and_overtrumped() -> None:
     deal = play(follow_deal(), "1H 8H T10 T12 T4")
     # seat 0 cannot beat T4: any trump, but a trump
     assert legal_codes(deal) == {"T1", "T2", "T3"}
@@ -77,7 +78,7 @@ def test_R11_trumps_led_must_be_followed_and_overtrumped():
     assert deal.tricks[1].winner == 2
 
 
-def test_R11_may_undertrump_only_when_unable_to_overtrump():
+def test_R11_may_undertrump_only_when_unable_to_overtrump() -> None:
     deal = play(follow_deal(), "1H 8H T10 T12 T4 T2 ND T11 1C")
     assert legal_codes(deal) == {f"T{n}" for n in [5, 6, 7, 8, 9, *range(13, 22)]} | {"EX"}
     deal = play(deal, "T5")
@@ -87,7 +88,7 @@ def test_R11_may_undertrump_only_when_unable_to_overtrump():
     assert legal_codes(deal) == hand_codes(deal, 1)  # no clubs, no trumps: anything
 
 
-def test_R11_excuse_may_be_played_any_time_and_led():
+def test_R11_excuse_may_be_played_any_time_and_led() -> None:
     deal = play(follow_deal(), "1H 8H T10 T12 T4 T2 ND T11 1C T5 T3 1S")
     assert deal.to_act == 3 and "EX" in legal_codes(deal)
     deal = play(deal, "EX")
@@ -100,13 +101,13 @@ def test_R11_excuse_may_be_played_any_time_and_led():
     assert deal.tricks[3].winner == 2
 
 
-def test_R11_a_card_not_in_hand_is_refused():
+def test_R11_a_card_not_in_hand_is_refused() -> None:
     deal = play(follow_deal(), "1H")
     error = refuse(deal, Play(1, parse_card("KH")), CardNotInHand, "card_not_in_hand", "R11")
     assert "KH" in str(error)
 
 
-def test_R11_after_the_excuse_is_led_trumps_can_set_the_suit():
+def test_R11_after_the_excuse_is_led_trumps_can_set_the_suit() -> None:
     # seat 0 leads the Excuse, seat 1 answers with a trump: trumps must follow
     hands = ["EX T1 T2 1S..10S 1D..5D", "1H..9H T3..T11", "10H JH T12..T18 1C..9C", None]
     deal = chelem(bid(make_deal(3, hands, "6D..JD"), "garde_sans", "pass", "pass", "pass"))
@@ -118,11 +119,11 @@ def test_R11_after_the_excuse_is_led_trumps_can_set_the_suit():
 # R12 --------------------------------------------------------------------------------------
 
 
-def position(text):
+def position(text: str) -> int:
     return trick_winner_position(cards(text), False, False)
 
 
-def test_R12_highest_card_of_the_led_suit_wins():
+def test_R12_highest_card_of_the_led_suit_wins() -> None:
     ranks = codes("1S..10S JS NS QS KS")
     for low, high in itertools.pairwise(ranks):
         assert position(f"{low} {high} 1H 1D") == 1
@@ -131,18 +132,18 @@ def test_R12_highest_card_of_the_led_suit_wins():
     assert position("QH KH NH JH") == 1  # K > Q > N > J
 
 
-def test_R12_highest_trump_wins():
+def test_R12_highest_trump_wins() -> None:
     assert position("KH T1 QH T2") == 3
     assert position("T21 T20 EX KH") == 0
     assert position("EX 5H KH T1") == 3
 
 
-def test_R12_excuse_never_wins():
+def test_R12_excuse_never_wins() -> None:
     assert position("EX 1H 2H 3H") == 3
     assert position("1H EX 2C 3D") == 0
 
 
-def test_R12_the_winner_leads_next():
+def test_R12_the_winner_leads_next() -> None:
     deal = play(follow_deal(), "1H 8H T10 T12")
     assert deal.tricks[0].winner == 3 and deal.to_act == 3 and deal.leader == 3
     refuse(deal, Play(0, parse_card("2H")), NotYourTurn, "not_your_turn", "R1")
@@ -153,7 +154,7 @@ def test_R12_the_winner_leads_next():
 TAKER_EXCUSE = ["EX T1 T2 1S..10S 1D..5D", "1H..9H T3..T11", "10H JH T12..T18 1C..9C", None]
 
 
-def test_R13_takers_excuse_stays_and_pays_half_a_point():
+def test_R13_takers_excuse_stays_and_pays_half_a_point() -> None:
     deal = chelem(bid(make_deal(3, TAKER_EXCUSE, "6D..JD"), "garde_sans", "pass", "pass", "pass"))
     deal = play(deal, "EX 5H 10H KH")
     assert deal.tricks[0].winner == 3
@@ -167,7 +168,7 @@ def test_R13_takers_excuse_stays_and_pays_half_a_point():
 DEFENCE_EXCUSE = ["T11..T21 1S..7S", "EX T1..T5 8S..KS 1H..5H", "T6..T10 6H..KH 1D..4D", None]
 
 
-def test_R13_defence_excuse_stays_and_pays_half_a_point():
+def test_R13_defence_excuse_stays_and_pays_half_a_point() -> None:
     deal = chelem(bid(make_deal(3, DEFENCE_EXCUSE, "9C..KC"), "garde_sans", "pass", "pass", "pass"))
     deal = play(deal, "T21 EX T6 5D")
     assert deal.tricks[0].winner == 0
@@ -176,7 +177,7 @@ def test_R13_defence_excuse_stays_and_pays_half_a_point():
     assert view(deal, 2).points == (6.0, 4.0)
 
 
-def test_R13_no_half_point_when_the_excuse_side_wins():
+def test_R13_no_half_point_when_the_excuse_side_wins() -> None:
     deal = play(follow_deal(), "1H 8H T10 T12 T4 T2 ND T11 1C T5 T3 1S EX 1D 2S 10D")
     assert deal.tricks[3].winner == 2
     assert deal.won[DEFENCE_SIDE] >> EXCUSE & 1 and deal.excuse_transfer == 0
@@ -189,12 +190,12 @@ SLAM = ["5D..KD 1C..8C", "T2 T3 1S..KS 1H 2H", "T1 T6..T21 EX", None]
 SLAM_CHIEN = "9C..KC"  # seat 3: T4 T5 3H..KH 1D..4D
 
 
-def slam_deal(announce=True):
+def slam_deal(announce: bool = True) -> Deal:
     deal = bid(make_deal(0, SLAM, SLAM_CHIEN), "pass", "garde_sans", "pass", "pass")
     return chelem(deal, announce)
 
 
-def test_R14_excuse_led_to_the_last_trick_after_sweeping_wins_it():
+def test_R14_excuse_led_to_the_last_trick_after_sweeping_wins_it() -> None:
     deal = autoplay(slam_deal(), {2: "T21..T6 T1 EX"})
     assert [t.winner for t in deal.tricks] == [2] * 18
     assert deal.tricks[17].cards[0] == EXCUSE
@@ -202,7 +203,7 @@ def test_R14_excuse_led_to_the_last_trick_after_sweeping_wins_it():
     assert deal.won[TAKER_SIDE] | deal.chien == (1 << 78) - 1
 
 
-def test_R14_excuse_led_to_the_last_trick_without_sweeping_goes_to_the_defence():
+def test_R14_excuse_led_to_the_last_trick_without_sweeping_goes_to_the_defence() -> None:
     # Dealer 1: seat 2 bids first, takes, leads 1S and loses trick 1
     hands = ["T4 T5 T6 4H..KH 1D..4D", "5D..KD 1C..8C", "1S T1 T7..T21 EX", None]
     deal = bid(make_deal(1, hands, "9C..KC"), "garde_sans", "pass", "pass", "pass")
@@ -216,7 +217,7 @@ def test_R14_excuse_led_to_the_last_trick_without_sweeping_goes_to_the_defence()
     assert deal.petit_au_bout == -1  # T1 won trick 17, not the last
 
 
-def test_R14_defence_excuse_at_the_last_trick_goes_to_the_taker():
+def test_R14_defence_excuse_at_the_last_trick_goes_to_the_taker() -> None:
     deal = chelem(bid(make_deal(3, DEFENCE_EXCUSE, "9C..KC"), "garde_sans", "pass", "pass", "pass"))
     deal = autoplay(deal)
     last = deal.tricks[17]

@@ -48,7 +48,10 @@ FEW = settings(max_examples=100, deadline=None, database=None)
 MANY = settings(max_examples=300, deadline=None, database=None)
 
 
-def steps(seed: int, dealer: int) -> Iterator[tuple[engine.Deal, Action, engine.Deal, list]]:
+Step = tuple[engine.Deal, Action, engine.Deal, list[engine.Event]]
+
+
+def steps(seed: int, dealer: int) -> Iterator[Step]:
     """Each transition of a random deal: (before, action, after, events)."""
     rng = random.Random(seed)
     deal = engine.new_deal(dealer, rng)
@@ -81,7 +84,7 @@ def chien_apart(deal: engine.Deal) -> bool:
 
 @MANY
 @given(SEEDS, DEALERS)
-def test_78_cards_conserved_at_every_step(seed, dealer):
+def test_78_cards_conserved_at_every_step(seed: int, dealer: int) -> None:
     for _, _, deal, _ in steps(seed, dealer):
         piles = [*deal.hands, deal.discard, played_cards(deal)]
         if chien_apart(deal):
@@ -98,7 +101,7 @@ def test_78_cards_conserved_at_every_step(seed, dealer):
 
 @MANY
 @given(SEEDS, DEALERS)
-def test_the_deal_ends_and_legal_actions_are_never_empty_before(seed, dealer):
+def test_the_deal_ends_and_legal_actions_are_never_empty_before(seed: int, dealer: int) -> None:
     count = 0
     for before, action, _, _ in steps(seed, dealer):
         legal = legal_actions(before)
@@ -113,7 +116,7 @@ def test_the_deal_ends_and_legal_actions_are_never_empty_before(seed, dealer):
 
 @FEW
 @given(SEEDS, DEALERS)
-def test_every_listed_action_applies(seed, dealer):
+def test_every_listed_action_applies(seed: int, dealer: int) -> None:
     rng = random.Random(seed ^ 0x5EED)
     for before, _, _, _ in steps(seed, dealer):
         legal = legal_actions(before)
@@ -126,7 +129,9 @@ def test_every_listed_action_applies(seed, dealer):
             apply(before, ShowPoignee(legal.seat, _other_subset(before, offer, rng)))
 
 
-def _other_subset(deal, offer, rng):
+def _other_subset(
+    deal: engine.Deal, offer: engine.PoigneeOffer, rng: random.Random
+) -> frozenset[engine.Card]:
     """Another valid poignee of the offer's level: random trumps of the same pool."""
     pool = [c for c in offer.cards if c != engine.EXCUSE]
     if engine.EXCUSE in offer.cards:
@@ -139,7 +144,9 @@ def _other_subset(deal, offer, rng):
 
 @MANY
 @given(SEEDS, DEALERS, SEEDS)
-def test_a_random_action_is_applied_or_refused_with_a_typed_error(seed, dealer, fuzz_seed):
+def test_a_random_action_is_applied_or_refused_with_a_typed_error(
+    seed: int, dealer: int, fuzz_seed: int
+) -> None:
     fuzz = random.Random(fuzz_seed)
     for before, _, _, _ in steps(seed, dealer):
         action = _random_action_of_any_kind(before, fuzz)
@@ -169,17 +176,19 @@ def action_cards(action: Action) -> frozenset[engine.Card]:
     return action.cards if isinstance(action, Discard | ShowPoignee) else frozenset()
 
 
-def _random_action_of_any_kind(deal, rng) -> Action:
+def _random_action_of_any_kind(deal: engine.Deal, rng: random.Random) -> Action:
     seat = rng.randrange(4) if rng.random() < 0.3 else max(deal.to_act, 0)
     kind = rng.randrange(5)
     if kind == 0:
         return Bid(seat, rng.choice(list(Contract)))
     if kind == 1:
-        return Discard(seat, frozenset(rng.sample(range(78), rng.choice([5, 6, 6, 7]))))
+        cards = rng.sample(range(78), rng.choice([5, 6, 6, 7]))
+        return Discard(seat, frozenset(engine.Card(c) for c in cards))
     if kind == 2:
         return DeclareChelem(seat, rng.random() < 0.5)
     if kind == 3:
-        return ShowPoignee(seat, frozenset(rng.sample(range(22), rng.choice([10, 13, 15]))))
+        cards = rng.sample(range(22), rng.choice([10, 13, 15]))
+        return ShowPoignee(seat, frozenset(engine.Card(c) for c in cards))
     hand = cards_of(deal.hands[seat])
     card = rng.choice(hand) if hand and rng.random() < 0.8 else rng.randrange(78)
     return Play(seat, engine.Card(card))
@@ -187,7 +196,7 @@ def _random_action_of_any_kind(deal, rng) -> Action:
 
 @MANY
 @given(SEEDS, DEALERS)
-def test_apply_never_mutates_its_argument(seed, dealer):
+def test_apply_never_mutates_its_argument(seed: int, dealer: int) -> None:
     for before, action, after, _ in steps(seed, dealer):
         snapshot = dataclasses.replace(before.copy())
         record = json.dumps(to_record(before))
@@ -213,7 +222,9 @@ def _is_valid_discard(hand: list[str], chosen: list[str]) -> bool:
 
 @MANY
 @given(SEEDS, DEALERS, st.sampled_from(["prise", "garde"]))
-def test_discard_rule_accepts_exactly_the_valid_discards(seed, dealer, contract):
+def test_discard_rule_accepts_exactly_the_valid_discards(
+    seed: int, dealer: int, contract: str
+) -> None:
     rng = random.Random(seed + 1)
     deal = engine.new_deal(dealer, seed)
     if deal.cancelled:
@@ -229,7 +240,7 @@ def test_discard_rule_accepts_exactly_the_valid_discards(seed, dealer, contract)
     assert _is_valid_discard(codes, [engine.card_code(c) for c in sample])
     assert apply(deal, Discard(deal.taker, sample)).phase is Phase.CHELEM
     tries = [frozenset(rng.sample(hand, 6)) for _ in range(30)]
-    tries += [frozenset(rng.sample(hand, 5)), frozenset(rng.sample(range(78), 6))]
+    tries += [frozenset(rng.sample(hand, 5)), frozenset(map(engine.Card, rng.sample(range(78), 6)))]
     for chosen in tries:
         valid = _is_valid_discard(codes, [engine.card_code(c) for c in chosen])
         assert rule.is_valid(chosen) == valid
@@ -246,7 +257,7 @@ def test_discard_rule_accepts_exactly_the_valid_discards(seed, dealer, contract)
 
 @MANY
 @given(SEEDS, DEALERS)
-def test_card_points_total_91_and_scores_sum_to_zero(seed, dealer):
+def test_card_points_total_91_and_scores_sum_to_zero(seed: int, dealer: int) -> None:
     deal = finished(seed, dealer)
     sheet = score(deal)
     assert sum(sheet.scores) == 0
@@ -264,7 +275,7 @@ def test_card_points_total_91_and_scores_sum_to_zero(seed, dealer):
 
 @MANY
 @given(SEEDS, DEALERS)
-def test_score_agrees_with_the_independent_scorer(seed, dealer):
+def test_score_agrees_with_the_independent_scorer(seed: int, dealer: int) -> None:
     deal = finished(seed, dealer)
     expected = score_record(to_record(deal))
     sheet = score(deal).to_json()
@@ -274,7 +285,7 @@ def test_score_agrees_with_the_independent_scorer(seed, dealer):
 
 @MANY
 @given(SEEDS, DEALERS)
-def test_export_then_import_gives_the_same_sheet(seed, dealer):
+def test_export_then_import_gives_the_same_sheet(seed: int, dealer: int) -> None:
     deal = finished(seed, dealer)
     text = json.dumps(to_record(deal))
     again = load_record(json.loads(text))
@@ -326,20 +337,20 @@ def view_cards(v: engine.View) -> int:
     return cards
 
 
-def event_cards(event) -> int:
-    cards = 0
-    for name in ("cards", "trumps"):
-        cards |= mask_of(getattr(event, name, ()))
-    if hasattr(event, "card"):
-        cards |= 1 << event.card
-    if hasattr(event, "trick"):
-        cards |= mask_of(event.trick.cards)
+def event_cards(event: engine.Event) -> int:
+    cards = mask_of(getattr(event, "cards", ())) | mask_of(getattr(event, "trumps", ()))
+    card = getattr(event, "card", None)
+    if card is not None:
+        cards |= 1 << card
+    trick = getattr(event, "trick", None)
+    if trick is not None:
+        cards |= mask_of(trick.cards)
     return cards
 
 
 @FEW
 @given(SEEDS, DEALERS)
-def test_views_and_events_never_leak(seed, dealer):
+def test_views_and_events_never_leak(seed: int, dealer: int) -> None:
     first = engine.new_deal(dealer, seed)
     for event in engine.deal_events(first):
         audience = (None,) if event.audience is engine.PUBLIC else event.audience

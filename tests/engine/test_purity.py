@@ -28,7 +28,7 @@ print(json.dumps(sorted(n for n in sys.modules if n.split(".")[0] in forbidden))
 """
 
 
-def test_engine_imports_no_io_no_clock_no_third_party():
+def test_engine_imports_no_io_no_clock_no_third_party() -> None:
     code = PROBE.format(root=str(ROOT), forbidden=FORBIDDEN)
     result = subprocess.run(
         [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=False
@@ -37,7 +37,7 @@ def test_engine_imports_no_io_no_clock_no_third_party():
     assert json.loads(result.stdout) == []
 
 
-def test_the_probe_would_notice_a_forbidden_import():
+def test_the_probe_would_notice_a_forbidden_import() -> None:
     code = PROBE.format(root=str(ROOT), forbidden=FORBIDDEN).replace(
         "import engine\n", "import engine, socket, time\n"
     )
@@ -58,14 +58,14 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-def test_engine_sources_import_only_the_standard_library():
+def test_engine_sources_import_only_the_standard_library() -> None:
     allowed = {"__future__", "collections", "dataclasses", "enum", "json", "random", "typing"}
     for path in sorted(ENGINE.glob("*.py")):
         assert _imports(path) <= allowed, path.name
         assert not {"time", "socket", "asyncio", "os", "datetime"} & _imports(path)
 
 
-def test_engine_uses_no_global_random():
+def test_engine_uses_no_global_random() -> None:
     # randomness is handed in: ``random`` may only be used to name or build a Random
     for path in sorted(ENGINE.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

@@ -10,7 +10,7 @@ import dataclasses
 import json
 
 import engine
-from engine import PoigneeLevel, load_record, score
+from engine import PoigneeLevel, ScoreSheet, load_record, score
 from engine.cards import HALF_POINTS
 
 from ..records.make_records import CASES, LADDER_CHIEN, SEED, Case, build, ladder
@@ -18,18 +18,18 @@ from .helpers import ALL_CODES, autoplay, bid, chelem, make_deal
 from .oracle import points, score_record
 
 
-def sheet_of(case: Case):
+def sheet_of(case: Case) -> ScoreSheet:
     return score(load_record(build(case)))
 
 
-def bonuses(sheet):
+def bonuses(sheet: ScoreSheet) -> list[tuple[str, str, float]]:
     return sorted((b.kind, b.side, b.points) for b in sheet.bonuses)
 
 
 # R15 --------------------------------------------------------------------------------------
 
 
-def test_R15_card_points_total_91():
+def test_R15_card_points_total_91() -> None:
     assert sum(HALF_POINTS) == 182
     for code in ALL_CODES:
         assert HALF_POINTS[engine.parse_card(code)] == 2 * points(code), code
@@ -48,7 +48,7 @@ def test_R15_card_points_total_91():
     assert HALF_POINTS[engine.parse_card("T2")] == 1
 
 
-def test_R15_target_follows_the_bouts_held_at_the_end():
+def test_R15_target_follows_the_bouts_held_at_the_end() -> None:
     # same trick play; the Excuse ends with the defence (2 bouts) or the taker (3)
     two = sheet_of(CASES["seed_garde_made"])
     three = sheet_of(CASES["excuse_last_trick_half_point"])
@@ -62,14 +62,14 @@ def test_R15_target_follows_the_bouts_held_at_the_end():
     ]
 
 
-def test_R15_made_at_exactly_the_target():
+def test_R15_made_at_exactly_the_target() -> None:
     # the seed deal with the discard 1H..6H (3 points instead of 7): 38 + 3 = 41
     sheet = sheet_of(ladder(SEED, "garde", dealer=3, discard="1H..6H"))
     assert (sheet.points, sheet.bouts, sheet.target, sheet.made) == (41, 2, 41, True)
     assert sheet.contract_score == 50 and sheet.scores == (150, -50, -50, -50)
 
 
-def test_R15_failed_below_the_target():
+def test_R15_failed_below_the_target() -> None:
     sheet = sheet_of(CASES["garde_contre_failed"])  # 38 points, 2 bouts
     assert (sheet.points, sheet.target, sheet.made) == (38, 41, False)
 
@@ -77,7 +77,7 @@ def test_R15_failed_below_the_target():
 # R16 --------------------------------------------------------------------------------------
 
 
-def test_R16_contract_score_and_halves_are_never_rounded():
+def test_R16_contract_score_and_halves_are_never_rounded() -> None:
     sheet = sheet_of(CASES["excuse_last_trick_half_point"])
     # 49.5 points, 3 bouts: (25 + 13.5) x 1
     assert (sheet.points, sheet.target, sheet.contract_score) == (49.5, 36, 38.5)
@@ -86,13 +86,13 @@ def test_R16_contract_score_and_halves_are_never_rounded():
     assert '"points": 49.5' in text and "115.5" in text
 
 
-def test_R16_whole_numbers_print_without_a_fraction():
+def test_R16_whole_numbers_print_without_a_fraction() -> None:
     sheet = sheet_of(CASES["seed_garde_made"]).to_json()
     assert json.dumps(sheet["scores"]) == "[-58, -58, 174, -58]"
     assert json.dumps(sheet["points"]) == "45"
 
 
-def test_R16_multiplier_of_each_contract():
+def test_R16_multiplier_of_each_contract() -> None:
     # SEED, 45 points and 2 bouts: 29 per defender times the multiplier
     for contract, multiplier in [("prise", 1), ("garde", 2), ("garde_sans", 4)]:
         sheet = sheet_of(ladder(SEED, contract, dealer=3))
@@ -102,25 +102,25 @@ def test_R16_multiplier_of_each_contract():
 # R17 --------------------------------------------------------------------------------------
 
 
-def test_R17_petit_au_bout_to_the_taker():
+def test_R17_petit_au_bout_to_the_taker() -> None:
     sheet = sheet_of(CASES["petit_au_bout_taker"])
     assert bonuses(sheet) == [("petit_au_bout", "taker", 20)]
     assert sheet.per_defender == 138 + 20
 
 
-def test_R17_petit_au_bout_to_the_defence():
+def test_R17_petit_au_bout_to_the_defence() -> None:
     sheet = sheet_of(CASES["petit_au_bout_defence"])
     assert bonuses(sheet) == [("petit_au_bout", "defence", 40)]
     assert sheet.per_defender == -124 - 40
 
 
-def test_R17_chelem_ended_by_the_excuse_uses_trick_17():
+def test_R17_chelem_ended_by_the_excuse_uses_trick_17() -> None:
     deal = load_record(build(CASES["chelem_announced_excuse_led"]))
     assert engine.PETIT in deal.tricks[16].cards and engine.EXCUSE in deal.tricks[17].cards
     assert ("petit_au_bout", "taker", 40) in bonuses(score(deal))
 
 
-def test_R17_petit_before_the_last_trick_earns_nothing():
+def test_R17_petit_before_the_last_trick_earns_nothing() -> None:
     for name in ("seed_garde_made", "chelem_unannounced", "chelem_announced_defence_sweep"):
         sheet = sheet_of(CASES[name])
         assert not [b for b in sheet.bonuses if b.kind == "petit_au_bout"], name
@@ -129,7 +129,7 @@ def test_R17_petit_before_the_last_trick_earns_nothing():
 # R18 --------------------------------------------------------------------------------------
 
 
-def test_R18_poignee_goes_to_the_side_that_wins_the_contract():
+def test_R18_poignee_goes_to_the_side_that_wins_the_contract() -> None:
     shown_by_defender = sheet_of(CASES["poignee_defender_taker_made"])
     assert shown_by_defender.made and bonuses(shown_by_defender) == [("poignee", "taker", 20)]
     shown_by_taker = sheet_of(CASES["poignee_taker_failed"])
@@ -138,7 +138,7 @@ def test_R18_poignee_goes_to_the_side_that_wins_the_contract():
     assert shown_by_taker.per_defender == -70 - 20
 
 
-def test_R18_bonus_by_level_not_multiplied():
+def test_R18_bonus_by_level_not_multiplied() -> None:
     assert [level.bonus for level in PoigneeLevel] == [20, 30, 40]
     hands = ["T1..T15 1S 2S 3S", "T16..T21 EX 4S..KS", "1H..KH 1D..4D", None]
     for contract in ("garde_sans", "garde_contre"):
@@ -160,38 +160,38 @@ def test_R18_bonus_by_level_not_multiplied():
 # R19 --------------------------------------------------------------------------------------
 
 
-def test_R19_announced_chelem_made():
+def test_R19_announced_chelem_made() -> None:
     assert bonuses(sheet_of(CASES["chelem_announced_excuse_led"])) == [
         ("chelem", "taker", 400),
         ("petit_au_bout", "taker", 40),
     ]
 
 
-def test_R19_announced_chelem_failed():
+def test_R19_announced_chelem_failed() -> None:
     sheet = sheet_of(CASES["chelem_announced_failed"])
     assert sheet.made and bonuses(sheet) == [("chelem", "defence", 200)]
     assert sheet.per_defender == 58 - 200
 
 
-def test_R19_unannounced_chelem():
+def test_R19_unannounced_chelem() -> None:
     sheet = sheet_of(CASES["chelem_unannounced"])
     assert bonuses(sheet) == [("chelem", "taker", 200)]
     assert sheet.per_defender == 320 + 200
 
 
-def test_R19_a_defender_keeping_the_excuse_does_not_spoil_the_chelem():
+def test_R19_a_defender_keeping_the_excuse_does_not_spoil_the_chelem() -> None:
     deal = load_record(build(CASES["r9_four_kings_triple"]))
     assert deal.won[1] == 1 << engine.EXCUSE and deal.excuse_transfer == 1
     assert ("chelem", "taker", 200) in bonuses(score(deal))
 
 
-def test_R19_announced_and_swept_by_the_defence_both_apply():
+def test_R19_announced_and_swept_by_the_defence_both_apply() -> None:
     sheet = sheet_of(CASES["chelem_announced_defence_sweep"])
     assert bonuses(sheet) == [("chelem", "defence", 200), ("chelem", "defence", 200)]
     assert sheet.per_defender == -78 - 400
 
 
-def test_R19_unannounced_defence_sweep():
+def test_R19_unannounced_defence_sweep() -> None:
     case = dataclasses.replace(CASES["chelem_announced_defence_sweep"], chelem=False)
     sheet = sheet_of(case)
     assert bonuses(sheet) == [("chelem", "defence", 200)]
@@ -201,7 +201,7 @@ def test_R19_unannounced_defence_sweep():
 # R20 --------------------------------------------------------------------------------------
 
 
-def test_R20_seed_example_garde_two_bouts_45_points():
+def test_R20_seed_example_garde_two_bouts_45_points() -> None:
     for dealer in range(4):
         sheet = sheet_of(ladder(SEED, "garde", dealer=dealer))
         taker = (dealer + 1) % 4
@@ -210,7 +210,7 @@ def test_R20_seed_example_garde_two_bouts_45_points():
         assert sheet.scores == tuple(174 if s == taker else -58 for s in range(4))
 
 
-def test_R20_scores_sum_to_zero_and_the_taker_scores_three_times():
+def test_R20_scores_sum_to_zero_and_the_taker_scores_three_times() -> None:
     for name, case in CASES.items():
         sheet = sheet_of(case)
         assert sum(sheet.scores) == 0, name
@@ -219,7 +219,7 @@ def test_R20_scores_sum_to_zero_and_the_taker_scores_three_times():
         assert [s for i, s in enumerate(sheet.scores) if i != sheet.taker] == [-a] * 3
 
 
-def test_R20_the_result_adds_contract_and_bonuses():
+def test_R20_the_result_adds_contract_and_bonuses() -> None:
     for name, case in CASES.items():
         sheet = sheet_of(case)
         sign = 1 if sheet.made else -1
@@ -227,6 +227,6 @@ def test_R20_the_result_adds_contract_and_bonuses():
         assert sheet.per_defender == sign * sheet.contract_score + extra, name
 
 
-def test_R20_cancelled_deals_score_nothing():
+def test_R20_cancelled_deals_score_nothing() -> None:
     deal = bid(make_deal(3, list(SEED), LADDER_CHIEN), "pass", "pass", "pass", "pass")
     assert score(deal).scores == (0, 0, 0, 0)

@@ -23,10 +23,13 @@ from tests.engine.helpers import autoplay, card_set, codes
 HERE = Path(__file__).parent
 
 
+Hands = tuple[str | None, str | None, str | None, str | None]
+
+
 @dataclass(frozen=True)
 class Case:
     dealer: int
-    hands: tuple[str, str, str, str]  # relative to the dealer, first bidder first
+    hands: Hands  # relative to the dealer, first bidder first; None: the cards left
     chien: str
     bids: tuple[str, ...]
     discard: str = ""
@@ -54,11 +57,22 @@ EX_AT_11 = {3: "- - - - - - - - - - EX"}  # D3 plays the Excuse to trick 11, a d
 PASSES = ("pass", "pass", "pass")
 
 
-def ladder(hands, contract, dealer, discard="", **extra):
+def ladder(
+    hands: Hands,
+    contract: str,
+    dealer: int,
+    discard: str = "",
+    *,
+    chelem: bool = False,
+    script: dict[int, str] | None = None,
+    shows: dict[int, str] | None = None,
+) -> Case:
+    """A ladder deal; the discard defaults to the chien, D3 plays the Excuse to trick 11."""
     if contract in ("prise", "garde") and not discard:
         discard = LADDER_CHIEN
-    extra.setdefault("script", EX_AT_11)
-    return Case(dealer, hands, LADDER_CHIEN, (contract, *PASSES), discard, **extra)
+    script = EX_AT_11 if script is None else script
+    bids = (contract, *PASSES)
+    return Case(dealer, hands, LADDER_CHIEN, bids, discard, chelem, script, shows or {})
 
 
 # The taker loses trick 1 (D1 trumps 8H), overtrumps D1's T3 lead at trick 2, then
@@ -152,10 +166,9 @@ def absolute(case: Case, relative: int) -> int:
 
 
 def build(case: Case) -> dict[str, object]:
-    hands = [list(codes(h)) if h else None for h in case.hands]
-    used = {c for h in hands if h for c in h} | set(codes(case.chien))
-    rest = [c for c in ALL if c not in used]
-    hands = [h if h is not None else rest for h in hands]
+    given = {c for h in case.hands if h is not None for c in codes(h)} | set(codes(case.chien))
+    rest = " ".join(c for c in ALL if c not in given)
+    hands = [codes(h if h is not None else rest) for h in case.hands]
     by_seat = [hands[(seat - case.dealer - 1) % 4] for seat in range(4)]
     deal = engine.deal_from_hands(
         case.dealer,

@@ -31,13 +31,15 @@ def comparable(key: str, value: Any) -> Any:
     return value
 
 
-def test_every_record_has_its_sheet():
+def test_every_record_has_its_sheet() -> None:
     records = {p.stem for p in HERE.glob("*.json") if not p.name.endswith(".sheet.json")}
     assert records == set(NAMES) and len(NAMES) >= 23
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_tarot_score_prints_the_hand_made_sheet(name, capsys):
+def test_tarot_score_prints_the_hand_made_sheet(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     status = main(["score", str(HERE / f"{name}.json")])
     out = capsys.readouterr()
     assert (status, out.err) == (0, "")
@@ -50,7 +52,7 @@ def test_tarot_score_prints_the_hand_made_sheet(name, capsys):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_independent_scorer_agrees_with_the_sheet(name):
+def test_the_independent_scorer_agrees_with_the_sheet(name: str) -> None:
     mine = score_record(load(name))
     expected = load(name, ".sheet.json")
     for key in expected.keys() & mine.keys():
@@ -58,7 +60,7 @@ def test_the_independent_scorer_agrees_with_the_sheet(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_record_is_a_tarot_record_1(name):
+def test_record_is_a_tarot_record_1(name: str) -> None:
     record = load(name)
     assert record["format"] == "tarot-record/1"
     assert set(record) <= RECORD_FIELDS
@@ -79,14 +81,14 @@ def test_record_is_a_tarot_record_1(name):
         assert ("discard" in record) == (sheet["contract"] in ("prise", "garde"))
 
 
-def test_records_are_what_make_records_writes():
+def test_records_are_what_make_records_writes() -> None:
     for name, case in CASES.items():
         assert build(case) == load(name), name
     for name, record in CANCELLED.items():
         assert record == load(name), name
 
 
-def test_the_required_cases_are_all_here():
+def test_the_required_cases_are_all_here() -> None:
     sheets = {name: load(name, ".sheet.json") for name in NAMES}
     played = [s for s in sheets.values() if s["status"] == "played"]
     for contract in ("prise", "garde", "garde_sans", "garde_contre"):
