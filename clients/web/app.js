@@ -647,6 +647,11 @@ const ACTIONS = {
     app.replaced = false;
     app.net.connect();
   },
+  "toggle-display": () => {
+    const bar = document.querySelector(".topbar");
+    const open = bar.classList.toggle("open");
+    document.getElementById("display-toggle").setAttribute("aria-expanded", String(open));
+  },
   "tab-table": () => setTab("table"),
   "tab-rules": () => setTab("rules"),
 };
@@ -669,6 +674,7 @@ function onClick(e) {
 
 function onChange(e) {
   const el = e.target;
+  if (el.form && el.form.id === "create-form") rememberForm(el.form);
   switch (el.dataset.change) {
     case "player-name":
       app.lobby.name = el.value.trim().slice(0, 40);
@@ -697,8 +703,28 @@ function onChange(e) {
   }
 }
 
+/** Keep what was typed in the create form across re-renders of the lobby. */
+function rememberForm(form) {
+  const options = formOptions(form);
+  app.lobby.form = {
+    ...options,
+    deals: Number(form.elements.namedItem("deals").value) || app.lobby.form.deals,
+    endless: options.deals === null,
+    turn_seconds: options.turn_seconds || 0,
+  };
+}
+
 function onInput(e) {
   const el = e.target;
+  if (el.form && el.form.id === "create-form") {
+    rememberForm(el.form);
+    return;
+  }
+  if (el.dataset.change === "player-name") {
+    app.lobby.name = el.value.trim().slice(0, 40);
+    saved.set("name", app.lobby.name);
+    return;
+  }
   if (el.dataset.slider) {
     app.display[el.dataset.slider] = Number(el.value);
     applyDisplay(app.display);
@@ -710,14 +736,8 @@ function onSubmit(e) {
   const form = e.target;
   if (form.dataset.submit !== "create") return;
   e.preventDefault();
-  const options = formOptions(form);
-  app.lobby.form = {
-    ...options,
-    deals: options.deals || app.lobby.form.deals,
-    endless: options.deals === null,
-    turn_seconds: options.turn_seconds || 0,
-  };
-  createAndJoin(options, false);
+  rememberForm(form);
+  createAndJoin(formOptions(form), false);
 }
 
 function setTab(tab) {

@@ -82,7 +82,7 @@ function seatHTML(table, seat, ctx) {
   const size = d ? d.handSizes[seat] : 0;
   const backs =
     !me && d && size > 0
-      ? `<div class="backs" aria-hidden="true">${Array.from({ length: Math.min(size, 24) }, () => `<span class="back">${backSVG()}</span>`).join("")}</div>`
+      ? `<div class="backs" title="${esc(t("seat.cards", { n: size }))}">${Array.from({ length: Math.min(size, 24) }, () => `<span class="back" aria-hidden="true">${backSVG()}</span>`).join("")}<span class="count">${size}</span></div>`
       : "";
   const tricks = d && d.phase === "play" || (d && d.tricks.length) ? `<span class="won" title="${esc(t("info.tricksWon"))}">${esc(t("seat.tricks", { n: d.tricksWon[seat] }))}</span>` : "";
   const thinking = active && !me ? `<span class="thinking" aria-hidden="true"><i></i><i></i><i></i></span>` : "";
@@ -352,7 +352,8 @@ function infoHTML(table, ctx) {
   const d = table.deal;
   const opts = table.summary.options || {};
   const parts = [];
-  const dealOf = opts.deals ? t("info.dealOf", { n: d ? d.number : table.summary.deal_number, total: opts.deals }) : t("info.deal", { n: d ? d.number : table.summary.deal_number });
+  const n = d ? d.number : table.summary.deal_number;
+  const dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
   const title = opts.name ? esc(opts.name) : esc(t("info.table", { id: table.tableId }));
   parts.push(`<div class="info-head"><div class="info-title">${title}</div><div class="muted">${esc(dealOf)}${d ? ` · ${esc(t("info.dealer", { name: seatName(table, d.dealer) }))}` : ""}</div></div>`);
   if (d) {
