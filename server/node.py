@@ -33,6 +33,7 @@ class Node:
         self.store = store
         self.bots = bots or BotRunner(settings.bot_workers)
         self.metrics = Metrics()
+        store.attach_metrics(self.metrics)
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._leases_task: asyncio.Task[None] | None = None

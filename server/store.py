@@ -11,9 +11,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .tabledata import StoredEvent, TableData
+
+if TYPE_CHECKING:
+    from .metrics import Metrics
 
 EVENT_LOG_LIMIT = 2000  # events kept per table for reconnection catch-up
 
@@ -72,6 +75,10 @@ class TableStore(Protocol):
     async def ping(self) -> bool: ...
 
     async def close(self) -> None: ...
+
+    def attach_metrics(self, metrics: Metrics) -> None:
+        """Report round trips to the node's ``metrics.store_seconds``."""
+        ...
 
 
 class MemoryStore:
@@ -139,3 +146,6 @@ class MemoryStore:
 
     async def close(self) -> None:
         self._listeners.clear()
+
+    def attach_metrics(self, metrics: Metrics) -> None:
+        pass  # no round trips to measure

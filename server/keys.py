@@ -1,0 +1,44 @@
+"""Redis key and channel names, defined once.
+
+Every key of a table carries the hash tag ``{table:ID}``, so that all of one
+table's keys sit in one Redis Cluster slot: a Lua script may touch them all
+atomically, and the table's pub/sub channel (sharded, ``SPUBLISH``) lives on
+the same shard. Only the lobby index is global; on a cluster it sits in the
+slot of its own name, which is fine: it is written once per table.
+
+    {table:ID}:state    hash: data (TableData JSON), version, seq, commit (last commit id)
+    {table:ID}:events   stream: one entry per event, ID ``<seq>-0``, field ``e`` (JSON)
+    {table:ID}:lease    string: the node running the table's background work (PX ttl)
+    {table:ID}:updates  sharded pub/sub channel: each committed change (see redis_store)
+    lobby:tables        sorted set: table ids scored by creation time (ms)
+"""
+
+from __future__ import annotations
+
+LOBBY = "lobby:tables"
+
+
+def tag(table_id: str) -> str:
+    """The hash tag of a table: ``tag("abc") == "{table:abc}"``."""
+    return "{table:" + table_id + "}"
+
+
+def state(table_id: str) -> str:
+    return f"{tag(table_id)}:state"
+
+
+def events(table_id: str) -> str:
+    return f"{tag(table_id)}:events"
+
+
+def lease(table_id: str) -> str:
+    return f"{tag(table_id)}:lease"
+
+
+def updates(table_id: str) -> str:
+    return f"{tag(table_id)}:updates"
+
+
+def table_of_channel(channel: str) -> str:
+    """The table id in an updates channel name (the inverse of ``updates``)."""
+    return channel[len("{table:") : channel.index("}")]

@@ -1,0 +1,320 @@
+"""Tables in Redis: the production ``TableStore``, shared by every node.
+
+Theory of operation. A table is a hash (its ``TableData`` JSON, version, last
+event number, last commit id) and a stream of events whose entry IDs are the
+event numbers (``<seq>-0``), capped near ``EVENT_LOG_LIMIT``; key names are in
+``keys`` and share the table's hash tag, so one Lua script can touch them all,
+also on Redis Cluster. A commit is one ``EVALSHA`` round trip that checks the
+stored version, writes the data, appends the events, refreshes the TTL and
+``SPUBLISH``es the change on the table's channel, all or nothing. A commit id
+makes a retried commit that did land count as done instead of stale.
+
+Every node holds one connection pool (bounded: callers wait for a connection)
+and, for the updates, one pub/sub connection per Redis shard with one
+subscription per table (``redis_updates``). Any Redis failure or a call slower
+than ``op_timeout`` raises ``StoreUnavailable``; nothing is half written, and
+calls succeed again once Redis answers.
+
+Tables expire ``idle_ttl_ms`` after their last change (7 days), or
+``finished_ttl_ms`` after they finish (1 day); the lobby index forgets them
+when it meets them gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from redis.asyncio import BlockingConnectionPool, ConnectionPool, Redis
+from redis.asyncio.cluster import RedisCluster
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import RedisClusterException, RedisError
+from redis.retry import Retry
+
+from . import keys
+from .redis_updates import Updates
+from .store import EVENT_LOG_LIMIT, Listener, StaleVersion, StoreUnavailable
+from .tabledata import StoredEvent, TableData
+
+if TYPE_CHECKING:
+    from .metrics import Metrics
+
+log = logging.getLogger("tarot.redis")
+T = TypeVar("T")
+Client = Redis | RedisCluster
+FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
+DAY_MS = 24 * 3600 * 1000
+
+# KEYS: state, events. ARGV: version, commit id, data, seq, ttl ms, log limit,
+# channel, then (seq, event JSON) pairs. Returns 1 (done) or 0 (stale).
+COMMIT = """
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
+local version = tonumber(ARGV[1])
+if stored ~= version - 1 then
+  if stored == version and redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then
+    return 1
+  end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
+           'commit', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+local parts = {ARGV[3]}
+for i = 8, #ARGV, 2 do
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
+  parts[#parts + 1] = ARGV[i + 1]
+end
+if #ARGV >= 8 or redis.call('EXISTS', KEYS[2]) == 1 then
+  redis.call('PEXPIRE', KEYS[2], ARGV[5])
+end
+redis.call('SPUBLISH', ARGV[7], table.concat(parts, '\\n'))
+return 1
+"""
+
+# KEYS: state. ARGV: version, commit id, data, seq, ttl ms. Returns 1 or 0 (exists).
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
+           'commit', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+# KEYS: state, events. ARGV: seq. Returns {last seq, entries after seq}.
+EVENTS_SINCE = """
+local last = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
+return {last, redis.call('XRANGE', KEYS[2], tostring(tonumber(ARGV[1]) + 1), '+')}
+"""
+
+# KEYS: lease. ARGV: owner, ttl ms. Take a free lease or renew ours.
+ACQUIRE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if holder then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+# KEYS: lease. ARGV: owner. Release it only if it is ours.
+RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class RedisStore:
+    """A ``TableStore`` on a Redis server or a Redis Cluster (Redis 7+)."""
+
+    def __init__(
+        self,
+        client: Client,
+        pubsub_client: Callable[[str, int], Redis],
+        *,
+        max_connections: int = 32,
+        op_timeout: float = 2.0,
+        idle_ttl_ms: int = 7 * DAY_MS,
+        finished_ttl_ms: int = DAY_MS,
+    ) -> None:
+        self.client = client
+        self.op_timeout = op_timeout
+        self.idle_ttl_ms = idle_ttl_ms
+        self.finished_ttl_ms = finished_ttl_ms
+        self.metrics: Metrics | None = None
+        self._slots = asyncio.Semaphore(max_connections)
+        self._commit = client.register_script(COMMIT)
+        self._create = client.register_script(CREATE)
+        self._events_since = client.register_script(EVENTS_SINCE)
+        self._acquire = client.register_script(ACQUIRE)
+        self._release = client.register_script(RELEASE)
+        self.updates = Updates(self, client, pubsub_client)
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, max_connections: int = 32, wait_seconds: float = 30.0, **options: Any
+    ) -> RedisStore:
+        """Connect to ``url``: a single server, or any node of a cluster (detected)."""
+        retry = Retry(ExponentialBackoff(cap=0.25, base=0.025), 2)
+        common: dict[str, Any] = {
+            "socket_timeout": 1.0,
+            "socket_connect_timeout": 1.0,
+            "health_check_interval": 5,
+            "retry": retry,
+        }
+        probe: Redis = Redis.from_url(url, **common)
+        try:
+            cluster = await _wait_for_redis(probe, wait_seconds)
+        finally:
+            await probe.aclose()
+        client: Client
+        if cluster:
+            client = RedisCluster.from_url(url, max_connections=max_connections, **common)
+            await client.initialize()
+        else:
+            pool = BlockingConnectionPool.from_url(
+                url, max_connections=max_connections, timeout=2.0, **common
+            )
+            client = Redis.from_pool(pool)
+
+        def pubsub_client(host: str, port: int) -> Redis:
+            # Its own connection, no silent reconnection: a lost pub/sub
+            # connection must be seen, so that missed updates are fetched.
+            pool = ConnectionPool.from_url(url, **{**common, "retry": Retry(NoBackoff(), 0)})
+            if cluster:  # the shard's node, with the URL's credentials
+                pool.connection_kwargs.update(host=host, port=port)
+            return Redis.from_pool(pool)
+
+        store = cls(client, pubsub_client, max_connections=max_connections, **options)
+        store.updates.start()
+        return store
+
+    def attach_metrics(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    async def call(self, command: Callable[[], Awaitable[T]]) -> T:
+        """Run one Redis round trip: bounded in time, timed, failures as ``StoreUnavailable``."""
+        start = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.op_timeout), self._slots:
+                return await command()
+        except TimeoutError as e:
+            raise StoreUnavailable(f"redis did not answer within {self.op_timeout}s") from e
+        except FAILURES as e:
+            raise StoreUnavailable(f"redis failed: {e}") from e
+        finally:
+            if self.metrics is not None:
+                self.metrics.store_seconds.observe(time.perf_counter() - start)
+
+    # ------------------------------------------------------------ tables
+
+    async def create(self, table: TableData) -> None:
+        args: list[Any] = [
+            table.version,
+            uuid.uuid4().hex,
+            table.model_dump_json(),
+            table.seq,
+            self._ttl(table),
+        ]
+        done = await self.call(lambda: self._create(keys=[keys.state(table.table_id)], args=args))
+        if not done:
+            raise StaleVersion(f"table {table.table_id} exists")
+        await self.call(lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}))
+
+    async def load(self, table_id: str) -> TableData | None:
+        raw = await self.call(lambda: self.client.hget(keys.state(table_id), "data"))
+        return None if raw is None else TableData.model_validate_json(raw)
+
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+        table_id = table.table_id
+        args: list[Any] = [
+            table.version,
+            uuid.uuid4().hex,
+            table.model_dump_json(),
+            table.seq,
+            self._ttl(table),
+            EVENT_LOG_LIMIT,
+            keys.updates(table_id),
+        ]
+        for event in events:
+            args += [event.seq, event.model_dump_json()]
+        script_keys = [keys.state(table_id), keys.events(table_id)]
+        done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+        if not done:
+            raise StaleVersion(f"table {table_id} changed")
+
+    def _ttl(self, table: TableData) -> int:
+        return self.finished_ttl_ms if table.status == "finished" else self.idle_ttl_ms
+
+    async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
+        script_keys = [keys.state(table_id), keys.events(table_id)]
+        last, entries = await self.call(lambda: self._events_since(keys=script_keys, args=[seq]))
+        events = [StoredEvent.model_validate_json(fields[b"e"]) for _, fields in _pairs(entries)]
+        if int(last) > seq and (not events or events[0].seq != seq + 1):
+            return None
+        return events
+
+    async def list_tables(self) -> list[TableData]:
+        async def lobby() -> list[bytes]:
+            return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
+
+        ids = await self.call(lobby)
+        if not ids:
+            return []
+
+        async def load_all() -> list[Any]:
+            pipe = self.client.pipeline(transaction=False)
+            for table_id in ids:
+                pipe.hget(keys.state(table_id.decode()), "data")
+            return await pipe.execute()
+
+        found = await self.call(load_all)
+        gone = [table_id for table_id, raw in zip(ids, found, strict=True) if raw is None]
+        if gone:  # expired tables leave the lobby
+            await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
+        return [TableData.model_validate_json(raw) for raw in found if raw is not None]
+
+    # ------------------------------------------------------------ updates
+
+    async def subscribe(self, table_id: str, listener: Listener) -> None:
+        await self.updates.add(table_id, listener)
+
+    async def unsubscribe(self, table_id: str, listener: Listener) -> None:
+        await self.updates.remove(table_id, listener)
+
+    # ------------------------------------------------------------ leases
+
+    async def acquire_lease(self, table_id: str, owner: str, ttl_ms: int) -> bool:
+        held = await self.call(
+            lambda: self._acquire(keys=[keys.lease(table_id)], args=[owner, ttl_ms])
+        )
+        return bool(held)
+
+    async def release_lease(self, table_id: str, owner: str) -> None:
+        await self.call(lambda: self._release(keys=[keys.lease(table_id)], args=[owner]))
+
+    # ------------------------------------------------------------ life
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.call(self.client.ping))
+        except StoreUnavailable:
+            return False
+
+    async def close(self) -> None:
+        await self.updates.close()
+        await self.client.aclose()
+
+
+def _pairs(entries: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """XRANGE entries as returned inside a script reply: [id, [field, value, ...]]."""
+    out = []
+    for entry_id, flat in entries:
+        out.append((entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
+    return out
+
+
+async def _wait_for_redis(probe: Redis, wait_seconds: float) -> bool:
+    """Wait until Redis answers; True when it is a cluster node. Redis 7+ is needed."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            info = await probe.info()
+            break
+        except FAILURES as e:
+            if time.monotonic() > deadline:
+                raise StoreUnavailable(f"redis does not answer: {e}") from e
+            log.warning("waiting for redis: %s", e)
+            await asyncio.sleep(0.5)
+    major = int(str(info.get("redis_version", "0")).split(".")[0])
+    if major < 7:
+        raise StoreUnavailable(f"redis 7 or later is needed, not {info.get('redis_version')}")
+    return bool(info.get("cluster_enabled"))

@@ -1,0 +1,244 @@
+"""Cross-node fan-out: each node hears every committed change of the tables it serves.
+
+Theory of operation. A commit ``SPUBLISH``es the new ``TableData`` JSON and the
+new events' JSON, one per line, on the table's sharded channel
+(``keys.updates``). A node holds one pub/sub connection per Redis shard (one in
+all on a single server) and subscribes once per table, however many of its
+clients follow it; a reader task per connection hands each update to the
+table's listeners, in publish order.
+
+Pub/sub forgets what it sent while a connection was down, so a lost connection
+is never re-opened silently: every connection is closed, then re-opened and
+re-subscribed after a back-off, and each table's latest state and last event
+are handed to its listeners, which fetch any events they missed
+(``TableRuntime`` ignores an update it already has and fills gaps from the log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisClusterException, RedisError
+
+from . import keys
+from .store import Listener, StoreError, Update
+from .tabledata import StoredEvent, TableData
+
+if TYPE_CHECKING:
+    from .redis_store import RedisStore
+
+log = logging.getLogger("tarot.redis")
+FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
+CONFIRM_SECONDS = 2.0
+
+
+def decode_update(payload: bytes) -> Update:
+    """An update as published by the commit script: data, then one event a line."""
+    table, *events = payload.split(b"\n")
+    return Update(
+        TableData.model_validate_json(table), [StoredEvent.model_validate_json(e) for e in events]
+    )
+
+
+@dataclass(eq=False)
+class Shard:
+    """One pub/sub connection to one Redis server, and its reader task."""
+
+    client: Redis
+    pubsub: PubSub
+    channels: set[bytes] = field(default_factory=set)
+    reader: asyncio.Task[None] | None = None
+
+    async def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, *FAILURES):
+                await self.reader
+        with contextlib.suppress(*FAILURES):
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(*FAILURES):
+            await self.client.aclose()
+
+
+class Updates:
+    """The node's subscriptions: table id -> listeners, over one connection per shard."""
+
+    def __init__(
+        self,
+        store: RedisStore,
+        client: Redis | RedisCluster,
+        pubsub_client: Callable[[str, int], Redis],
+    ) -> None:
+        self.store = store
+        self.client = client
+        self.pubsub_client = pubsub_client
+        self.listeners: dict[str, list[Listener]] = {}
+        self.shards: dict[str, Shard] = {}
+        self._confirm: dict[bytes, asyncio.Future[None]] = {}
+        self._lock = asyncio.Lock()
+        self._broken = asyncio.Event()
+        self._supervisor: asyncio.Task[None] | None = None
+        self.reconnects = 0
+
+    def start(self) -> None:
+        self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
+
+    async def close(self) -> None:
+        if self._supervisor is not None:
+            self._supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._supervisor
+        async with self._lock:
+            await self._close_shards()
+        self.listeners.clear()
+
+    # ------------------------------------------------------------ subscriptions
+
+    async def add(self, table_id: str, listener: Listener) -> None:
+        """Follow a table; when Redis is down, the subscription is made once it is back."""
+        listeners = self.listeners.setdefault(table_id, [])
+        listeners.append(listener)
+        if len(listeners) > 1:
+            return
+        async with self._lock:
+            if self._broken.is_set():
+                return
+            try:
+                await self._subscribe(table_id)
+            except FAILURES as e:
+                log.warning("subscription to table %s failed: %s", table_id, e)
+                self._broken.set()
+
+    async def remove(self, table_id: str, listener: Listener) -> None:
+        listeners = self.listeners.get(table_id, [])
+        if listener in listeners:
+            listeners.remove(listener)
+        if listeners or table_id not in self.listeners:
+            return
+        del self.listeners[table_id]
+        channel = keys.updates(table_id).encode()
+        async with self._lock:
+            for shard in self.shards.values():
+                if channel in shard.channels:
+                    shard.channels.discard(channel)
+                    with contextlib.suppress(*FAILURES):
+                        await shard.pubsub.sunsubscribe(channel)
+
+    async def _subscribe(self, table_id: str) -> None:
+        """SSUBSCRIBE and wait for the confirmation (callers hold the lock)."""
+        channel = keys.updates(table_id).encode()
+        shard = self._shard_for(channel)
+        confirmed = asyncio.get_running_loop().create_future()
+        self._confirm[channel] = confirmed
+        try:
+            await shard.pubsub.ssubscribe(channel)
+            shard.channels.add(channel)
+            if shard.reader is None:
+                shard.reader = asyncio.get_running_loop().create_task(self._read(shard))
+            await asyncio.wait_for(confirmed, CONFIRM_SECONDS)
+        finally:
+            self._confirm.pop(channel, None)
+
+    def _shard_for(self, channel: bytes) -> Shard:
+        if isinstance(self.client, RedisCluster):
+            node = self.client.get_node_from_key(channel.decode())
+            if node is None:
+                raise RedisClusterException(f"no cluster node serves {channel!r}")
+            name, host, port = node.name, node.host, int(node.port)
+        else:
+            name, host, port = "main", "", 0
+        shard = self.shards.get(name)
+        if shard is None:
+            client = self.pubsub_client(host, port)
+            shard = Shard(client, client.pubsub())
+            self.shards[name] = shard
+        return shard
+
+    # ------------------------------------------------------------ reading
+
+    async def _read(self, shard: Shard) -> None:
+        try:
+            while True:
+                message = await shard.pubsub.get_message(timeout=1.0)
+                if message is not None:
+                    self._handle(message)
+        except FAILURES as e:
+            log.warning("lost the redis pub/sub connection: %s", e)
+            self._broken.set()
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind, channel = message["type"], message.get("channel")
+        if kind == "ssubscribe" and isinstance(channel, bytes):
+            confirmed = self._confirm.get(channel)
+            if confirmed is not None and not confirmed.done():
+                confirmed.set_result(None)
+        elif kind == "smessage" and isinstance(channel, bytes):
+            listeners = self.listeners.get(keys.table_of_channel(channel.decode()))
+            if listeners:
+                self._dispatch(list(listeners), decode_update(message["data"]))
+
+    def _dispatch(self, listeners: list[Listener], update: Update) -> None:
+        for listener in listeners:
+            try:
+                listener(update)
+            except Exception:  # one table's bug must not stop every table's updates
+                log.exception("update listener failed", extra={"table": update.table.table_id})
+
+    # ------------------------------------------------------------ recovery
+
+    async def _supervise(self) -> None:
+        backoff = 0.1
+        while True:
+            await self._broken.wait()
+            await asyncio.sleep(backoff)
+            if await self._reconnect():
+                backoff = 0.1
+                self.reconnects += 1
+                log.info("redis pub/sub reconnected; %d tables resynced", len(self.listeners))
+            else:
+                backoff = min(backoff * 2, 2.0)
+
+    async def _reconnect(self) -> bool:
+        async with self._lock:
+            await self._close_shards()
+            self._broken.clear()
+            try:
+                if isinstance(self.client, RedisCluster):
+                    await self.client.nodes_manager.initialize()
+                for table_id in list(self.listeners):
+                    await self._subscribe(table_id)
+            except FAILURES as e:
+                log.warning("redis pub/sub still down: %s", e)
+                self._broken.set()
+                return False
+        try:
+            await self._resync()
+        except StoreError as e:
+            log.warning("resync after reconnection failed: %s", e)
+            self._broken.set()
+            return False
+        return True
+
+    async def _resync(self) -> None:
+        """Hand each table's latest state and last event to its listeners."""
+        for table_id in list(self.listeners):
+            data = await self.store.load(table_id)
+            if data is None:
+                continue
+            events = await self.store.events_since(table_id, data.seq - 1) if data.seq else []
+            listeners = self.listeners.get(table_id)
+            if listeners:
+                self._dispatch(list(listeners), Update(data, events or []))
+
+    async def _close_shards(self) -> None:
+        shards, self.shards = list(self.shards.values()), {}
+        for shard in shards:
+            await shard.close()

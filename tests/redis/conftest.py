@@ -1,0 +1,70 @@
+"""Fixtures of the Redis tests: the shared Redis (a dedicated db, flushed per test),
+Redis servers and clusters of the test's own, and server node processes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from redis.asyncio import Redis
+
+from .servers import SHARED_REDIS, Cluster, Node, RedisServer
+
+SHARED_DB_URL = f"{SHARED_REDIS}/14"
+
+NodeFactory = Callable[..., Node]
+
+
+async def flush(url: str) -> None:
+    client: Redis = Redis.from_url(url)
+    try:
+        await client.flushdb()
+    finally:
+        await client.aclose()
+
+
+@pytest.fixture
+async def redis_url() -> AsyncIterator[str]:
+    """The shared Redis's test database, empty at the start and the end of the test."""
+    await flush(SHARED_DB_URL)
+    try:
+        yield SHARED_DB_URL
+    finally:
+        await flush(SHARED_DB_URL)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A Redis of the test's own (append-only file in tmp_path), which it may stop and restart."""
+    server = RedisServer(tmp_path / "redis").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    started = Cluster(tmp_path / "cluster")
+    try:
+        yield started.start()
+    finally:
+        started.stop()
+
+
+@pytest.fixture
+def nodes(tmp_path: Path) -> Iterator[NodeFactory]:
+    """Start ``tarot serve`` processes: ``nodes(url, "a", *flags)``; all ended after the test."""
+    started: list[Node] = []
+
+    def start(redis_url: str, node_id: str, *extra: str) -> Node:
+        node = Node(redis_url, node_id, tmp_path / f"{node_id}.log", *extra)
+        started.append(node)
+        return node.start()
+
+    try:
+        yield start
+    finally:
+        for node in started:
+            node.stop()
