@@ -154,6 +154,8 @@ class TableRuntime:
 
     def _deliver_pending(self) -> None:
         turn = False
+        for seq in [s for s in self._pending if s <= self.delivered]:
+            del self._pending[seq]  # already sent (an update and a catch-up both had it)
         while self.delivered + 1 in self._pending:
             event = self._pending.pop(self.delivered + 1)
             self._send_event(event, list(self.subscribers))
@@ -353,7 +355,9 @@ class TableRuntime:
         version, seat = self.data.version, state.to_act
         seed = f"{self.table_id}:{version}"
         level = self.data.options.ai_level
+        start = time.perf_counter()
         action = await self.node.bots.decide(level, engine.view(state, seat), seed)
+        self.node.metrics.ai_seconds.observe(time.perf_counter() - start)
         if self.data.version != version:
             return  # the table moved on while the bot thought (e.g. the player came back)
         await self.transact(lambda d, s: tr.act(d, s, action, now_ms()))

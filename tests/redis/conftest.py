@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
+from ..server.wire import close_all
 from .servers import SHARED_REDIS, Cluster, Node, RedisServer
 
 SHARED_DB_URL = f"{SHARED_REDIS}/14"
@@ -54,8 +55,9 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 @pytest.fixture
-def nodes(tmp_path: Path) -> Iterator[NodeFactory]:
-    """Start ``tarot serve`` processes: ``nodes(url, "a", *flags)``; all ended after the test."""
+async def nodes(tmp_path: Path) -> AsyncIterator[NodeFactory]:
+    """Start ``tarot serve`` processes: ``nodes(url, "a", *flags)``; all ended after the test
+    (after the test's wire clients are closed, so that they drain at once)."""
     started: list[Node] = []
 
     def start(redis_url: str, node_id: str, *extra: str) -> Node:
@@ -66,5 +68,6 @@ def nodes(tmp_path: Path) -> Iterator[NodeFactory]:
     try:
         yield start
     finally:
+        await close_all()
         for node in started:
             node.stop()

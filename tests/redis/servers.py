@@ -61,7 +61,7 @@ class RedisServer:
         self.workdir.mkdir(parents=True, exist_ok=True)
         args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--dir", str(self.workdir), "--save", "", "--appendonly", "yes"]
-        args += ["--appendfsync", "always", *self.extra]
+        args += ["--appendfsync", "always", "--logfile", "redis.log", *self.extra]
         self.process = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.workdir
         )
@@ -93,6 +93,8 @@ class Cluster:
                 "nodes.conf",
                 "--cluster-node-timeout",
                 "2000",
+                "--cluster-port",  # the default, port + 10000, may not be a port
+                str(free_port()),
             )
             for i in range(3)
         ]

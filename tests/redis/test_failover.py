@@ -1,0 +1,90 @@
+"""Losing a node or Redis loses no table: a killed node's tables are adopted, a draining
+node hands its players over, and a Redis restart is reported, then lived through."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from ..server.wire import Message, WireClient, is_event, play_until, random_choice
+from .conftest import NodeFactory
+from .play import create_table, health, lease_holder, metric, move, seat
+from .servers import RedisServer
+
+
+async def start_alone(url: str) -> tuple[str, WireClient]:
+    """A table of one human (seat 0) and three AI, started."""
+    table_id = await create_table(url)
+    human = await seat(url, table_id, 0)
+    await human.send({"type": "start"})
+    await human.until(is_event("deal_started"))
+    return table_id, human
+
+
+async def test_a_killed_nodes_table_is_adopted_by_another_and_the_deal_finishes(
+    redis_url: str, nodes: NodeFactory
+) -> None:
+    a, b = nodes(redis_url, "a"), nodes(redis_url, "b")
+    table_id, human = await start_alone(a.url)
+    victim, survivor = (a, b) if await lease_holder(redis_url, table_id) == "a" else (b, a)
+    if victim is a:
+        human = await move(human, survivor)
+    victim.kill()  # the AI seats wait on the dead node's lease, until it expires
+    over = await play_until(human, is_event("table_over"), random.Random(3), timeout=60)
+    assert sum(over["event"]["totals"]) == 0
+    assert await lease_holder(redis_url, table_id) == survivor.node_id
+    assert metric(survivor, "tarot_lease_takeovers_total") >= 1
+
+
+async def test_a_draining_node_sends_its_players_to_another_node_and_exits(
+    redis_url: str, nodes: NodeFactory
+) -> None:
+    a, b = nodes(redis_url, "a"), nodes(redis_url, "b")
+    _, human = await start_alone(a.url)
+    assert a.process is not None
+    a.process.terminate()  # SIGTERM, as a deploy does
+    bye = await human.until(lambda m: m["type"] == "bye")
+    assert bye["reason"] == "shutdown"
+    human = await move(human, b)
+    assert a.process.wait(15) == 0
+    over = await play_until(human, is_event("table_over"), random.Random(4), timeout=60)
+    assert sum(over["event"]["totals"]) == 0
+
+
+async def act_until_accepted(client: WireClient, action: Message) -> list[str]:
+    """Send ``action`` until the table moves on; the codes of the refusals met on the way."""
+    codes: list[str] = []
+    async with asyncio.timeout(30):
+        while True:
+            await client.send({"type": "act", "action": action})
+            answer = await client.until(lambda m: m["type"] in ("error", "event"))
+            if answer["type"] == "event":
+                return codes
+            codes.append(answer["code"])
+            await asyncio.sleep(0.2)
+
+
+async def test_a_redis_restart_mid_deal_is_reported_as_unavailable_then_the_deal_goes_on(
+    own_redis: RedisServer, nodes: NodeFactory
+) -> None:
+    node = nodes(own_redis.url, "a")
+    _, human = await start_alone(node.url)
+    rng = random.Random(5)
+    for _ in range(3):  # a few moves with Redis up
+        turn = await human.until(lambda m: m["type"] == "your_turn")
+        await human.send({"type": "act", "action": random_choice(turn["legal"], rng)})
+    turn = await human.until(lambda m: m["type"] == "your_turn")
+    seq = human.last_seq
+    own_redis.stop()
+    action = random_choice(turn["legal"], rng)
+    await human.send({"type": "act", "action": action})
+    refused = await human.until(lambda m: m["type"] == "error")
+    assert refused["code"] == "unavailable"
+    assert human.last_seq == seq  # nothing happened
+    assert health(node) == 503
+    own_redis.start()
+    codes = await act_until_accepted(human, action)
+    assert set(codes) <= {"unavailable"}
+    assert health(node) == 200
+    over = await play_until(human, is_event("table_over"), rng, timeout=60)
+    assert sum(over["event"]["totals"]) == 0
