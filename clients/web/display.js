@@ -31,10 +31,13 @@ function grainImage() {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
+  // Light and dark specks, blended normally (a blend mode would cost a full-page
+  // composite on every animation frame).
   for (let i = 0; i < img.data.length; i += 4) {
-    const v = Math.floor(rand() * 255);
+    const light = rand() < 0.5;
+    const v = light ? 255 : 0;
     img.data[i] = img.data[i + 1] = img.data[i + 2] = v;
-    img.data[i + 3] = Math.floor(rand() * 120 + 60);
+    img.data[i + 3] = Math.floor(rand() * (light ? 70 : 90));
   }
   ctx.putImageData(img, 0, 0);
   grainTile = canvas.toDataURL("image/png");
@@ -53,7 +56,7 @@ export function temperatureMatrix(t) {
 export function applyDisplay(settings, doc = document) {
   const root = doc.documentElement;
   const contrast = 0.6 + (settings.contrast / 100) * 0.8; // 0.6 .. 1.0 (at 50 %) .. 1.4
-  const grain = (settings.grain / 100) * 0.36; // 0 .. 0.18 (at 50 %) .. 0.36
+  const grain = (settings.grain / 100) * 0.5; // 0 .. 0.25 (at 50 %) .. 0.5
   const temp = (settings.temperature - 50) / 50; // -1 .. 1
   root.style.setProperty("--contrast", contrast.toFixed(3));
   root.style.setProperty("--grain-opacity", grain.toFixed(3));

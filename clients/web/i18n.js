@@ -37,6 +37,7 @@ const en = {
   "lobby.quickName": "Quick game",
   "lobby.deals": "Deals",
   "lobby.dealsN": "{n} deals",
+  "lobby.dealsN.one": "{n} deal",
   "lobby.yourName": "Your name",
   "lobby.namePlaceholder": "Player",
   "lobby.create": "Create a table",
@@ -91,7 +92,9 @@ const en = {
   "seat.away": "away",
   "seat.toPlay": "to play",
   "seat.tricks": "{n} tricks",
+  "seat.tricks.one": "{n} trick",
   "seat.cards": "{n} cards in hand",
+  "seat.cards.one": "{n} card in hand",
 
   "table.starting": "The deal is about to start…",
   "table.watching": "You are watching",
@@ -278,6 +281,7 @@ const fr = {
   "lobby.quickName": "Partie rapide",
   "lobby.deals": "Donnes",
   "lobby.dealsN": "{n} donnes",
+  "lobby.dealsN.one": "{n} donne",
   "lobby.yourName": "Votre nom",
   "lobby.namePlaceholder": "Joueur",
   "lobby.create": "Créer une table",
@@ -300,6 +304,7 @@ const fr = {
   "lobby.takeSeatN": "Prendre la place {n} à {id}",
   "lobby.watch": "Regarder",
   "lobby.spectators": "{n} spectateurs",
+  "lobby.spectators.one": "{n} spectateur",
   "lobby.invited": "Vous êtes invité",
   "lobby.invitedText": "Un ami vous invite à la table {id}.",
   "lobby.takeSeat": "Prendre une place",
@@ -332,7 +337,9 @@ const fr = {
   "seat.away": "absent",
   "seat.toPlay": "doit jouer",
   "seat.tricks": "{n} plis",
+  "seat.tricks.one": "{n} pli",
   "seat.cards": "{n} cartes en main",
+  "seat.cards.one": "{n} carte en main",
 
   "table.starting": "La donne va commencer…",
   "table.watching": "Vous regardez",
@@ -519,6 +526,7 @@ const nl = {
   "lobby.quickName": "Snel spel",
   "lobby.deals": "Spellen",
   "lobby.dealsN": "{n} spellen",
+  "lobby.dealsN.one": "{n} spel",
   "lobby.yourName": "Je naam",
   "lobby.namePlaceholder": "Speler",
   "lobby.create": "Een tafel maken",
@@ -541,6 +549,7 @@ const nl = {
   "lobby.takeSeatN": "Plaats {n} nemen aan {id}",
   "lobby.watch": "Kijken",
   "lobby.spectators": "{n} kijkers",
+  "lobby.spectators.one": "{n} kijker",
   "lobby.invited": "Je bent uitgenodigd",
   "lobby.invitedText": "Een vriend nodigt je uit aan tafel {id}.",
   "lobby.takeSeat": "Aanschuiven",
@@ -573,7 +582,9 @@ const nl = {
   "seat.away": "weg",
   "seat.toPlay": "aan de beurt",
   "seat.tricks": "{n} slagen",
+  "seat.tricks.one": "{n} slag",
   "seat.cards": "{n} kaarten in de hand",
+  "seat.cards.one": "{n} kaart in de hand",
 
   "table.starting": "Het spel begint zo…",
   "table.watching": "Je kijkt mee",
@@ -753,7 +764,10 @@ export function setLang(code) {
 
 /** The string `key` in the current language, with {name} placeholders filled. */
 export function t(key, params = {}) {
-  const text = STRINGS[current][key] ?? en[key] ?? key;
+  const strings = STRINGS[current];
+  const n = params.n;
+  const one = typeof n === "number" && (current === "fr" ? Math.abs(n) < 2 : n === 1);
+  const text = (one && strings[`${key}.one`]) || strings[key] || en[key] || key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 

@@ -210,13 +210,18 @@ const RULES = {
   },
 };
 
+/** "Garde ×2" never breaks between the name and its multiplier. */
+function keepTogether(text) {
+  return text.replace(/ ×(\d)/g, "\u00a0×$1");
+}
+
 /** The rules page in `lang`. */
 export function rulesHTML(lang) {
   const r = RULES[lang] || RULES.en;
   const sections = r.sections
     .map(
       ([title, ...items]) =>
-        `<li class="rule-section"><h3>${esc(title)}</h3><ul>${items.map((i) => `<li>${esc(i)}</li>`).join("")}</ul></li>`,
+        `<li class="rule-section"><h3>${esc(title)}</h3><ul>${items.map((i) => `<li>${esc(keepTogether(i))}</li>`).join("")}</ul></li>`,
     )
     .join("");
   return (

@@ -80,6 +80,12 @@ class Player:
     def your_turns(self) -> list[Message]:
         return [f for f in self.frames if f.get("type") == "your_turn"]
 
+    def table_id(self) -> str:
+        """The table this page created last."""
+        created = [f for f in self.frames if f.get("type") == "table_created"]
+        assert created, "no table created"
+        return str(created[-1]["table"]["table_id"])
+
     def legal(self) -> Message:
         turns = self.your_turns()
         assert turns, "no your_turn received"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,7 @@ def card_points(code: str) -> float:
     return POINTS.get(code[:-1], 0.5)
 
 
-def cards_of_seat(record: dict, winners: list[int], seat: int) -> list[str]:
+def cards_of_seat(record: dict[str, Any], winners: list[int], seat: int) -> list[str]:
     """The cards ``seat`` played, in order, from the record and the trick winners."""
     assert not record.get("chelem"), "with a chelem the taker would lead (R10)"
     leader = (record["dealer"] + 1) % 4
@@ -128,7 +129,7 @@ async def test_several_deals_a_reload_and_a_lost_connection(
     new_player: NewPlayer,
 ) -> None:
     player = await new_player()
-    sent: list[dict] = []
+    sent: list[dict[str, Any]] = []
     player.page.on("websocket", lambda ws: ws.on("framesent", lambda m: sent.append(json.loads(m))))
     await player.open()
     await player.page.select_option("#multi-deals", "3")
