@@ -34,6 +34,25 @@ async def test_a_killed_nodes_table_is_adopted_by_another_and_the_deal_finishes(
     assert sum(over["event"]["totals"]) == 0
     assert await lease_holder(redis_url, table_id) == survivor.node_id
     assert metric(survivor, "tarot_lease_takeovers_total") >= 1
+    assert metric(survivor, "tarot_ai_decision_seconds_count") >= 1
+    assert metric(survivor, "tarot_store_seconds_count") >= 1
+
+
+async def test_a_node_restarted_after_a_crash_serves_its_tables_again(
+    redis_url: str, nodes: NodeFactory
+) -> None:
+    a = nodes(redis_url, "a")
+    table_id, human = await start_alone(a.url)
+    assert await lease_holder(redis_url, table_id) == "a"
+    a.kill()
+    again = nodes(redis_url, "a-again")
+    lobby = await WireClient.open(again.url)
+    listed = await lobby.request({"type": "list_tables"}, "tables")
+    assert [t["table_id"] for t in listed["tables"]] == [table_id]
+    assert listed["tables"][0]["status"] == "playing"
+    human = await move(human, again)
+    over = await play_until(human, is_event("table_over"), random.Random(6), timeout=60)
+    assert sum(over["event"]["totals"]) == 0
 
 
 async def test_a_draining_node_sends_its_players_to_another_node_and_exits(

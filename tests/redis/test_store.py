@@ -226,6 +226,34 @@ async def test_a_finished_table_expires_and_leaves_the_lobby(redis_url: str) -> 
 # ------------------------------------------------------------ Redis: outages
 
 
+async def test_callers_wait_for_a_connection_of_the_bounded_pool(redis_url: str) -> None:
+    store = await redis(redis_url, max_connections=2)
+    try:
+        await store.create(table())
+        loaded = await asyncio.gather(*(store.load("t1") for _ in range(50)))
+        assert loaded == [table()] * 50
+    finally:
+        await store.close()
+
+
+async def test_a_redis_too_slow_to_answer_is_unavailable(tmp_path: Path) -> None:
+    server = RedisServer(tmp_path / "redis", "--enable-debug-command", "yes").start()
+    store = await RedisStore.connect(server.url, op_timeout=0.3)
+    sleeper: Redis = Redis.from_url(server.url)
+    try:
+        await store.create(table())
+        asleep = asyncio.create_task(sleeper.execute_command("DEBUG", "SLEEP", "1"))  # type: ignore[no-untyped-call]
+        await asyncio.sleep(0.1)
+        with pytest.raises(StoreUnavailable, match="did not answer"):
+            await store.load("t1")
+        await asleep
+        assert await store.load("t1") == table()
+    finally:
+        await sleeper.aclose()
+        await store.close()
+        server.stop()
+
+
 async def test_redis_down_is_unavailable_and_the_store_recovers_by_itself(
     tmp_path: Path,
 ) -> None:
