@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import arena, bench_engine, bot, play, schema, score, serve, simulate
+from . import arena, bench_engine, bench_server, bot, play, schema, score, serve, simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)
+    bench_server.add_parser(bench_sub)
     return parser
 
 

@@ -34,8 +34,11 @@ class Codec:
         return json.dumps(data, separators=(",", ":"))
 
     def loads(self, frame: str | bytes) -> Any:
-        if len(frame) > MAX_FRAME_BYTES:
-            raise ProtocolError("frame_too_large", f"frame of {len(frame)} bytes, limit 65536")
+        size = len(frame) if isinstance(frame, bytes) else _utf8_size(frame)
+        if size > MAX_FRAME_BYTES:
+            raise ProtocolError(
+                "frame_too_large", f"frame of {size} bytes, limit {MAX_FRAME_BYTES}"
+            )
         try:
             if self.binary:
                 if isinstance(frame, str):
@@ -55,6 +58,11 @@ class Codec:
 
     def decode_server(self, frame: str | bytes) -> ServerMessage:
         return SERVER_MESSAGES.validate_python(self.loads(frame))
+
+
+def _utf8_size(text: str) -> int:
+    # A str of n characters takes n to 4n bytes: only count when it could be too big.
+    return len(text) if 4 * len(text) <= MAX_FRAME_BYTES else len(text.encode("utf-8", "replace"))
 
 
 JSON = Codec(JSON_SUBPROTOCOL, binary=False)

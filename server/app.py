@@ -13,10 +13,12 @@ import contextlib
 import logging
 import signal
 from collections import Counter
+from collections.abc import Sequence
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
+from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOLS
 from protocol import models as m
@@ -37,6 +39,14 @@ async def make_store(settings: Settings) -> TableStore:
     from .redis_store import RedisStore  # imported here: the memory default needs no Redis
 
     return await RedisStore.connect(settings.redis_url)
+
+
+def choose_subprotocol(ws: ServerConnection, offered: Sequence[str]) -> Subprotocol | None:
+    """The client's first offered codec that we speak; otherwise JSON (no header)."""
+    for name in offered:
+        if name in SUBPROTOCOLS:
+            return Subprotocol(name)
+    return None
 
 
 class App:
@@ -83,6 +93,7 @@ class App:
             settings.host,
             settings.port,
             subprotocols=[*SUBPROTOCOLS],  # type: ignore[list-item]
+            select_subprotocol=choose_subprotocol,
             process_request=process_request,
             max_size=MAX_WS_MESSAGE,
             max_queue=64,

@@ -87,7 +87,10 @@ class Connection:
 
     async def _frame(self, frame: str | bytes) -> bool:
         """Handle one frame; False closes the connection (abuse)."""
-        if not self.limit.allow():
+        if self.limit.allow():
+            if self.limit.tokens >= self.limit.burst / 2:
+                self.strikes = 0  # calmed down: earlier strikes are forgiven
+        else:
             self.strikes += 1
             if self.strikes >= self.node.settings.abuse_strikes:
                 self.send(m.Bye(reason="abuse", message="too many messages"))

@@ -110,7 +110,7 @@ class Node:
             raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
         out = []
         for data in sorted(tables, key=lambda t: t.created_ms):
-            if data.options.private:
+            if data.options.private or data.status == "finished":
                 continue
             runtime = self.runtimes.get(data.table_id)
             out.append(runtime.summary() if runtime else data.summary(None))

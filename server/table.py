@@ -302,6 +302,9 @@ class TableRuntime:
                 except tr.TableRefused as e:
                     log.info("table %s: driver move refused: %s", self.table_id, e.message)
                     await asyncio.sleep(0.05)
+                except Exception:  # a bug must not stop the table: log it, retry shortly
+                    log.exception("table %s: the driver failed", self.table_id)
+                    await asyncio.sleep(1.0)
                 continue
             try:
                 await asyncio.wait_for(self._kick.wait(), timeout=delay)
@@ -317,6 +320,8 @@ class TableRuntime:
             return 0
         now = now_ms()
         if state.is_over:
+            if not tr.anyone_present(data):
+                return None  # nobody to play for: wait until a player comes back
             if state.cancelled:
                 return settings.ai_pause_seconds - (time.monotonic() - self._last_change)
             if tr.everyone_ready(data, now):

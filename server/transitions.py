@@ -260,8 +260,11 @@ def _finish(change: Change) -> None:
 
 def ready(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
     """The seat wants the next deal; it starts once every present human is ready."""
-    if data.status != "playing" or state is None or not state.is_over:
-        raise TableRefused("not_started", "the next deal can only follow a finished deal")
+    if data.status == "waiting":
+        raise TableRefused("not_started", f"table {data.table_id} has not started")
+    if data.status == "finished" or state is None or not state.is_over:
+        # Late or repeated (the deal was re-dealt, or the table is over): nothing to do.
+        return Change(data, state)
     change = Change(data.model_copy(update={"ready": _set(data.ready, seat)}), state)
     if everyone_ready(change.data, now_ms):
         begin_deal(change, now_ms)
@@ -280,6 +283,11 @@ def everyone_ready(data: TableData, now_ms: int) -> bool:
         data.ready[i] or s.occupant != "human" or is_away(data, i, now_ms)
         for i, s in enumerate(data.seats)
     )
+
+
+def anyone_present(data: TableData) -> bool:
+    """A human is connected: without one, a table does not start new deals."""
+    return any(s.occupant == "human" and s.dropped_at_ms is None for s in data.seats)
 
 
 def is_away(data: TableData, seat: int, now_ms: int) -> bool:

@@ -349,3 +349,12 @@ def test_a_card_code_is_valid_exactly_when_it_names_a_card_of_the_deck(text: str
 
 def test_the_deck_has_78_distinct_codes() -> None:
     assert len(set(engine.CODES)) == 78
+
+
+def test_text_frames_are_measured_in_utf8_bytes_not_characters() -> None:
+    # 30,000 euro signs are 90,000 bytes of UTF-8: over the limit, though fewer characters.
+    wide = '{"type":"hello","protocol":1,"client":"' + "\u20ac" * 30_000 + '"}'
+    assert len(wide) < MAX_FRAME_BYTES
+    assert refusal(JSON, wide).code == "frame_too_large"
+    narrow = '{"type":"hello","protocol":1,"client":"' + "\u20ac" * 20 + '"}'
+    assert JSON.decode_client(narrow).type == "hello"

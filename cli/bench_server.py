@@ -1,0 +1,417 @@
+"""``tarot bench server``: tables of 4 bot clients over loopback WebSockets.
+
+The server under test runs in its own process(es) (``tarot serve``); the bot
+clients run here. Each client acts on its ``your_turn`` with a random legal
+action; an action's latency is the time from its sending to the receipt of
+its first event by all four seats of the table. The same clients then run
+against a bare ``websockets`` broadcast server (the ceiling: no rules, no
+store, only the transport), so that the ratio says what the game costs.
+
+With ``--store redis`` the memory store runs too, side by side in the same
+run; ``--nodes N`` spreads each table's four clients over N server processes
+sharing one Redis, and prints each node's CPU seconds per 1,000 actions and
+its share of the actions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+
+SUBPROTOCOL = "tarot.v1.msgpack"
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("server", help="actions/s and latency of tables of 4 bot clients")
+    p.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
+    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    p.add_argument("--store", choices=["memory", "redis"], default="memory")
+    p.add_argument(
+        "--redis", default="redis://127.0.0.1:6379/14", help="Redis URL for --store redis"
+    )
+    p.add_argument("--nodes", type=int, default=1, help="server processes (needs --store redis)")
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="each bot thinks this long (0-2x, uniform) before acting: a paced load (default 0)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+
+
+@dataclass
+class Table:
+    """One table's bookkeeping: the action in flight and the figures."""
+
+    pending_seq: int = -1
+    sent_at: float = 0.0
+    received: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Run:
+    tables: list[Table]
+    stop: asyncio.Event
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every seat is connected
+    measuring: bool = False
+    think: float = 0.0  # mean seconds a bot waits before acting
+
+    def arrived(self, table: Table, seq: int) -> None:
+        if seq != table.pending_seq:
+            return
+        table.received += 1
+        if table.received == 4 and self.measuring:
+            table.latencies.append(time.perf_counter() - table.sent_at)
+
+    def figures(self, seconds: float) -> dict[str, float]:
+        latencies = sorted(x for t in self.tables for x in t.latencies)
+        if not latencies:
+            return {"actions_per_second": 0.0, "p50_ms": 0.0, "p99_ms": 0.0, "actions": 0}
+        return {
+            "actions_per_second": round(len(latencies) / seconds, 1),
+            "p50_ms": round(1000 * statistics.median(latencies), 2),
+            "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2),
+            "actions": len(latencies),
+        }
+
+
+def pack(message: dict[str, Any]) -> bytes:
+    return bytes(msgpack.packb(message, use_bin_type=True))
+
+
+def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    if legal["bids"]:
+        return {"kind": "bid", "contract": rng.choice(legal["bids"])}
+    if legal["discard"]:
+        rule = legal["discard"]
+        optional = [c for c in rule["allowed"] if c not in rule["required"]]
+        cards = rule["required"] + rng.sample(optional, rule["count"] - len(rule["required"]))
+        return {"kind": "discard", "cards": cards}
+    if legal["chelem"]:
+        return {"kind": "chelem", "announce": False}
+    return {"kind": "play", "card": rng.choice(legal["cards"])}
+
+
+async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.Random) -> None:
+    async def act(legal: dict[str, Any], seq: int) -> None:
+        await run.go.wait()  # tables start as they fill up; nobody acts before all are set
+        if run.think:
+            await asyncio.sleep(rng.uniform(0, 2 * run.think))
+        if run.stop.is_set():
+            return
+        table.pending_seq, table.received = seq + 1, 0
+        table.sent_at = time.perf_counter()
+        await ws.send(pack({"type": "act", "action": choose(legal, rng)}))
+
+    async for frame in ws:
+        message = msgpack.unpackb(frame, raw=False)
+        kind = message["type"]
+        if kind == "event":
+            run.arrived(table, message["seq"])
+            if message["event"]["kind"] == "score":
+                await ws.send(pack({"type": "next_deal"}))
+        elif kind == "your_turn":
+            if run.go.is_set():
+                await act(message["legal"], message["seq"])
+            else:
+                asyncio.get_running_loop().create_task(act(message["legal"], message["seq"]))
+        elif kind == "error":
+            raise RuntimeError(f"the server refused a bench action: {message}")
+
+
+async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
+    ws = await connect(url, subprotocols=[SUBPROTOCOL], max_size=2**22)  # type: ignore[list-item]
+    await ws.send(pack({"type": "hello", "protocol": 1}))
+    await ws.recv()
+    await ws.send(pack({"type": "join", "table_id": table_id, "seat": seat}))
+    while msgpack.unpackb(await ws.recv(), raw=False)["type"] != "joined":
+        pass
+    return ws
+
+
+async def tarot_run(urls: list[str], tables: int, seconds: float, think: float) -> dict[str, float]:
+    lobby = await connect(urls[0], subprotocols=[SUBPROTOCOL])  # type: ignore[list-item]
+    await lobby.send(pack({"type": "hello", "protocol": 1}))
+    await lobby.recv()
+    run = Run([Table() for _ in range(tables)], asyncio.Event(), think=think)
+    sockets: list[ClientConnection] = []
+    tasks = []
+    for i, table in enumerate(run.tables):
+        await lobby.send(pack({"type": "create_table", "options": {"deals": None}}))
+        table_id = msgpack.unpackb(await lobby.recv(), raw=False)["table"]["table_id"]
+        seats = await asyncio.gather(
+            *(open_seat(urls[(i + seat) % len(urls)], table_id, seat) for seat in range(4))
+        )
+        for seat, ws in enumerate(seats):
+            sockets.append(ws)
+            rng = random.Random(4 * i + seat)
+            tasks.append(asyncio.create_task(tarot_seat(ws, table, run, rng)))
+    run.go.set()
+    return await measure(run, tasks, [*sockets, lobby], seconds)
+
+
+async def measure(
+    run: Run, tasks: list[asyncio.Task[None]], sockets: list[ClientConnection], seconds: float
+) -> dict[str, float]:
+    progress(f"{len(sockets)} connections open; warming up")
+    await asyncio.sleep(1.0)  # warm up
+    run.measuring = True
+    await asyncio.sleep(seconds)
+    run.measuring = False
+    run.stop.set()
+    progress("measured; closing")
+    await asyncio.gather(*(ws.close() for ws in sockets))
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(BaseException):
+            await task
+    for task in tasks:
+        error = task.exception() if task.done() and not task.cancelled() else None
+        if error is not None and not isinstance(error, ConnectionClosed):
+            raise RuntimeError(f"a bench client failed: {error!r}")
+    return run.figures(seconds)
+
+
+# ---------------------------------------------------------------- the ceiling
+
+
+async def ceiling_server(port: int) -> None:
+    """A bare broadcast server: each frame goes to the four sockets of its path."""
+    groups: dict[str, set[ServerConnection]] = {}
+
+    async def handler(ws: ServerConnection) -> None:
+        assert ws.request is not None
+        group = groups.setdefault(ws.request.path, set())
+        group.add(ws)
+        async for frame in ws:
+            broadcast(group, frame)
+
+    async with serve(handler, "127.0.0.1", port, max_size=2**22):
+        await asyncio.Future()
+
+
+async def ceiling_seat(
+    ws: ClientConnection, seat: int, table: Table, run: Run, rng: random.Random
+) -> None:
+    async for frame in ws:
+        seq = msgpack.unpackb(frame, raw=False)["seq"]
+        run.arrived(table, seq)
+        if (seq + 1) % 4 == seat and not run.stop.is_set():
+            if run.think:
+                await asyncio.sleep(rng.uniform(0, 2 * run.think))
+            table.pending_seq, table.received = seq + 1, 0
+            table.sent_at = time.perf_counter()
+            await ws.send(pack({"seq": seq + 1, "action": {"kind": "play", "card": "T21"}}))
+
+
+async def ceiling_run(url: str, tables: int, seconds: float, think: float) -> dict[str, float]:
+    run = Run([Table() for _ in range(tables)], asyncio.Event(), think=think)
+    sockets: list[ClientConnection] = []
+    tasks: list[asyncio.Task[None]] = []
+    for i, table in enumerate(run.tables):
+        group = [await connect(f"{url}t{i}", max_size=2**22) for _ in range(4)]
+        sockets.extend(group)
+        tasks.extend(
+            asyncio.create_task(ceiling_seat(ws, seat, table, run, random.Random(4 * i + seat)))
+            for seat, ws in enumerate(group)
+        )
+    await asyncio.sleep(0.2)
+    for i, table in enumerate(run.tables):
+        table.pending_seq, table.sent_at = 0, time.perf_counter()
+        await sockets[4 * i].send(pack({"seq": 0}))
+    return await measure(run, tasks, sockets, seconds)
+
+
+# ---------------------------------------------------------------- processes
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_process(args: list[str]) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            err = process.stderr.read().decode() if process.stderr else ""
+            raise RuntimeError(f"the server process exited: {err[-500:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def actions_applied(port: int) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+        for line in response.read().decode().splitlines():
+            if line.startswith("tarot_actions_applied_total"):
+                return float(line.split()[1])
+    return 0.0
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+def progress(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def serve_and_measure(
+    tables: int, seconds: float, redis_url: str | None, nodes: int, think: float
+) -> dict[str, Any]:
+    if redis_url:
+        flush_redis(redis_url)
+    ports = [free_port() for _ in range(nodes)]
+    processes = []
+    for i, port in enumerate(ports):
+        args = [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--node-id",
+            f"bench-{i}",
+        ]
+        processes.append(start_process(args + (["--redis", redis_url] if redis_url else [])))
+    try:
+        for port, process in zip(ports, processes, strict=True):
+            wait_for_port(port, process)
+        progress(f"{'redis' if redis_url else 'memory'} store, {nodes} node(s): {tables} tables")
+        cpu_before = [cpu_seconds(p.pid) for p in processes]
+        urls = [f"ws://127.0.0.1:{port}/" for port in ports]
+        figures: dict[str, Any] = asyncio.run(tarot_run(urls, tables, seconds, think))
+        cpu = [cpu_seconds(p.pid) - c for p, c in zip(processes, cpu_before, strict=True)]
+        applied = [actions_applied(port) for port in ports]
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(10)
+        if redis_url:
+            flush_redis(redis_url)
+    total = sum(applied) or 1.0
+    figures["nodes"] = [
+        {
+            "cpu_seconds_per_1000_actions": round(1000 * c / a, 3) if a else None,
+            "share_of_actions": round(a / total, 3),
+        }
+        for c, a in zip(cpu, applied, strict=True)
+    ]
+    return figures
+
+
+def ceiling(tables: int, seconds: float, think: float) -> dict[str, Any]:
+    port = free_port()
+    process = start_process([sys.executable, "-m", "cli.bench_server", str(port)])
+    try:
+        wait_for_port(port, process)
+        progress(f"ceiling: bare websockets broadcast, {tables} groups of 4")
+        return asyncio.run(ceiling_run(f"ws://127.0.0.1:{port}/", tables, seconds, think))
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.nodes > 1 and args.store != "redis":
+        print("tarot bench server: --nodes > 1 needs --store redis", file=sys.stderr)
+        return 2
+    if args.tables < 1 or args.seconds <= 0:
+        print("tarot bench server: --tables and --seconds must be positive", file=sys.stderr)
+        return 2
+    result: dict[str, Any] = {"tables": args.tables, "connections": 4 * args.tables}
+    think = args.think_ms / 1000
+    result["think_ms"] = args.think_ms
+    result["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think)
+    if args.store == "redis":
+        result["redis"] = serve_and_measure(
+            args.tables, args.seconds, args.redis, args.nodes, think
+        )
+    ceiling_figures = ceiling(args.tables, args.seconds, think)
+    main = result[args.store]
+    result.update(
+        store=args.store,
+        node_count=args.nodes,
+        actions_per_second=main["actions_per_second"],
+        p50_ms=main["p50_ms"],
+        p99_ms=main["p99_ms"],
+        ceiling_actions_per_second=ceiling_figures["actions_per_second"],
+        ceiling_p50_ms=ceiling_figures["p50_ms"],
+        ceiling_p99_ms=ceiling_figures["p99_ms"],
+    )
+    result["ratio_to_ceiling"] = round(
+        main["actions_per_second"] / max(ceiling_figures["actions_per_second"], 1e-9), 3
+    )
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(
+        f"{args.tables} tables, {4 * args.tables} connections, {args.seconds:g} s measured, "
+        f"bots think {args.think_ms:g} ms on average"
+    )
+    for name in ("memory", "redis"):
+        if name in result:
+            f = result[name]
+            print(
+                f"  {name:<7} {f['actions_per_second']:>9.1f} actions/s   p50 {f['p50_ms']:.2f} ms"
+                f"   p99 {f['p99_ms']:.2f} ms"
+            )
+            for i, node in enumerate(f["nodes"]):
+                print(
+                    f"          node {i}: {node['cpu_seconds_per_1000_actions']} CPU s per 1,000"
+                    f" actions, {100 * node['share_of_actions']:.0f}% of the actions"
+                )
+    print(
+        f"  ceiling {result['ceiling_actions_per_second']:>9.1f} actions/s   p50 "
+        f"{result['ceiling_p50_ms']:.2f} ms   p99 {result['ceiling_p99_ms']:.2f} ms"
+        f"   (bare websockets broadcast)"
+    )
+    print(f"  ratio   {result['ratio_to_ceiling']:.3f} of the ceiling's actions/s ({args.store})")
+    return 0
+
+
+if __name__ == "__main__":  # the ceiling server's process
+    asyncio.run(ceiling_server(int(sys.argv[1])))
