@@ -153,6 +153,13 @@ function onMessage(msg) {
     case "snapshot":
     case "your_turn":
       if (!app.table || (msg.table_id && msg.table_id !== app.table.tableId)) return;
+      if (msg.type === "event") {
+        if (msg.seq <= app.receivedSeq) return; // already applied
+        if (msg.seq !== app.receivedSeq + 1 && app.receivedSeq > 0) {
+          app.net.drop(); // frames were lost: reconnect and resume from the last one
+          return;
+        }
+      }
       if (msg.type !== "your_turn") app.receivedSeq = msg.seq;
       enqueue(msg);
       return;

@@ -93,13 +93,23 @@ function seatHTML(table, seat, ctx) {
   const label = [name, me ? t("seat.youShort") : "", active ? t("seat.toPlay") : ""].filter(Boolean).join(", ");
   return (
     `<div class="seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}" data-seat="${seat}" aria-label="${esc(label)}">` +
-    `<div class="plate"><span class="avatar">${esc((name || "?").trim().charAt(0).toUpperCase())}</span>` +
+    `<div class="plate">${avatarHTML(info, name, seat)}` +
     `<span class="who"><span class="name">${esc(name)}${me ? ` <em>(${esc(t("seat.youShort"))})</em>` : ""}</span>` +
     `<span class="badges">${badges.join("")}${tricks}${timer}</span></span>${thinking}</div>` +
     bubble +
     backs +
     "</div>"
   );
+}
+
+const EMBLEMS = ["S", "H", "D", "C"];
+
+/** A player's initial; an AI seat gets a suit emblem of its own. */
+function avatarHTML(info, name, seat) {
+  if (info.occupant === "ai") {
+    return `<span class="avatar ai" aria-hidden="true"><svg viewBox="0 0 100 100"><use href="#sym-marseille-${EMBLEMS[seat]}"/></svg></span>`;
+  }
+  return `<span class="avatar" aria-hidden="true">${esc((name || "?").trim().charAt(0).toUpperCase())}</span>`;
 }
 
 // ------------------------------------------------------------------ centre

@@ -70,6 +70,7 @@ async def test_a_whole_deal_against_three_ai_by_clicking(
 
     await become_taker(player)
     # The chien is shown to everyone, then the taker discards 6 cards under R6.
+    await player.page.wait_for_selector("[data-section=chien] .card")
     chien = player.events("chien")[-1]["cards"]
     shown = await player.page.locator("[data-section=chien] .card").evaluate_all(
         "els => els.map(e => e.dataset.card)"
@@ -79,6 +80,7 @@ async def test_a_whole_deal_against_three_ai_by_clicking(
     await player.screenshot(artifacts / "discard.png")
     await player.play_until("discard")
     await player.page.wait_for_selector("#prompt [data-action=chelem]")
+    await player.page.wait_for_selector("[data-section=discard-trumps]")
     public = player.events("discard")[-1]["trumps"]
     kept = await player.page.locator("[data-section=discard-trumps] .card").evaluate_all(
         "els => els.map(e => e.dataset.card)"
@@ -89,6 +91,10 @@ async def test_a_whole_deal_against_three_ai_by_clicking(
     await player.play_until("chelem")
     await player.play_until(tricks=3, keyboard_first=True, poignee=True)
     assert player.played.keyboard_plays == 1
+    for _ in range(8):  # a trick in progress makes the better picture
+        if await player.page.locator("#centre .trick .slot").count() >= 2:
+            break
+        await player.play_until(tricks=len(player.events("trick")) + 1, poignee=True)
     await player.screenshot(artifacts / "table.png")
     await player.play_until("sheet", poignee=True)
     await player.page.wait_for_timeout(300)
