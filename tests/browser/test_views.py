@@ -19,16 +19,17 @@ HAND = [
     "T2", "T3", "T5", "T6", "T7", "T9", "T10", "T12", "T13", "T15",
     "T16", "T18", "T20", "EX", "KH", "3S", "7D", "NC",
 ]  # fmt: skip
-LEGAL = {
+POIGNEES: list[dict[str, Any]] = [
+    {"level": "simple", "size": 10, "cards": HAND[:10]},
+    {"level": "double", "size": 13, "cards": HAND[:13]},
+]
+LEGAL: dict[str, Any] = {
     "seat": 0,
     "phase": "play",
     "bids": [],
     "discard": None,
     "chelem": False,
-    "poignees": [
-        {"level": "simple", "size": 10, "cards": HAND[:10]},
-        {"level": "double", "size": 13, "cards": HAND[:13]},
-    ],
+    "poignees": POIGNEES,
     "cards": HAND,
 }
 
@@ -70,7 +71,7 @@ async def test_poignee_offers_each_level_with_its_default_subset(new_player: New
     texts = await offers.all_inner_texts()
     assert "Simple poignée" in texts[0] and "10 trumps, bonus 20" in texts[0]
     assert "Double poignée" in texts[1] and "13 trumps, bonus 30" in texts[1]
-    for i, offer in enumerate(LEGAL["poignees"]):
+    for i, offer in enumerate(POIGNEES):
         shown = (
             await offers.nth(i).locator(".card").evaluate_all("els => els.map(e => e.dataset.card)")
         )
@@ -87,6 +88,6 @@ async def test_poignee_offers_each_level_with_its_default_subset(new_player: New
     cards = await player.hand()
     for c in cards:
         assert c["disabled"] == (not (c["code"].startswith("T") or c["code"] == "EX")), c
-        assert c["selected"] == (c["code"] in LEGAL["poignees"][1]["cards"]), c
+        assert c["selected"] == (c["code"] in POIGNEES[1]["cards"]), c
     assert await player.page.locator("#prompt [data-action=poignee-confirm]").is_enabled()
     assert not player.errors
