@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from server.app import run_server
     from server.logs import setup_logging
     from server.settings import Settings, SettingsError
+    from server.store import StoreError
 
     try:
         settings = Settings.from_env(
@@ -46,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(settings.log_format)
     try:
         asyncio.run(run_server(settings))
+    except StoreError as e:  # Redis did not answer at start-up, or is too old
+        print(f"tarot serve: {e}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(
             f"tarot serve: cannot listen on {settings.host}:{settings.port}: {e.strerror}",

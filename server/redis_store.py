@@ -23,6 +23,7 @@ when it meets them gone.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 import uuid
@@ -130,6 +131,8 @@ class RedisStore:
         self.idle_ttl_ms = idle_ttl_ms
         self.finished_ttl_ms = finished_ttl_ms
         self.metrics: Metrics | None = None
+        prefix = uuid.uuid4().hex  # commit ids: unique across nodes, cheap to make
+        self._commit_ids = (f"{prefix}:{n}" for n in itertools.count())
         self._slots = asyncio.Semaphore(max_connections)
         self._commit = client.register_script(COMMIT)
         self._create = client.register_script(CREATE)
@@ -199,7 +202,7 @@ class RedisStore:
     async def create(self, table: TableData) -> None:
         args: list[Any] = [
             table.version,
-            uuid.uuid4().hex,
+            next(self._commit_ids),
             table.model_dump_json(),
             table.seq,
             self._ttl(table),
@@ -217,7 +220,7 @@ class RedisStore:
         table_id = table.table_id
         args: list[Any] = [
             table.version,
-            uuid.uuid4().hex,
+            next(self._commit_ids),
             table.model_dump_json(),
             table.seq,
             self._ttl(table),
@@ -305,14 +308,15 @@ def _pairs(entries: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
 async def _wait_for_redis(probe: Redis, wait_seconds: float) -> bool:
     """Wait until Redis answers; True when it is a cluster node. Redis 7+ is needed."""
     deadline = time.monotonic() + wait_seconds
-    while True:
+    for attempt in itertools.count():
         try:
             info = await probe.info()
             break
         except FAILURES as e:
             if time.monotonic() > deadline:
                 raise StoreUnavailable(f"redis does not answer: {e}") from e
-            log.warning("waiting for redis: %s", e)
+            if attempt % 10 == 0:
+                log.warning("waiting for redis: %s", e)
             await asyncio.sleep(0.5)
     major = int(str(info.get("redis_version", "0")).split(".")[0])
     if major < 7:
