@@ -147,6 +147,11 @@ export function applyEvent(table, seq, ev) {
   return table;
 }
 
+/** The seat has acted: nobody is to act until the next `turn` event says who. */
+function done(deal, seat) {
+  if (deal.toAct === seat) deal.toAct = null;
+}
+
 const HANDLERS = {
   hidden() {},
   seat(table, _d, ev) {
@@ -164,6 +169,7 @@ const HANDLERS = {
   },
   bid(_t, d, ev) {
     d.bids.push({ seat: ev.seat, contract: ev.contract });
+    done(d, ev.seat);
   },
   taker(_t, d, ev) {
     d.taker = ev.seat;
@@ -179,6 +185,7 @@ const HANDLERS = {
     }
   },
   discard(_t, d, ev) {
+    done(d, ev.seat);
     d.discardTrumps = [...ev.trumps];
     d.discarded = true;
     d.handSizes[ev.seat] = Math.max(0, d.handSizes[ev.seat] - 6);
@@ -190,6 +197,7 @@ const HANDLERS = {
     if (ev.seat === table.seat) d.hand = removeCards(d.hand, ev.cards);
   },
   chelem(_t, d, ev) {
+    done(d, ev.seat);
     d.chelem = ev.announced;
     d.chelemDecided = true;
     d.phase = "play";
@@ -203,6 +211,7 @@ const HANDLERS = {
       d.trick = { leader: ev.seat, cards: [], winner: null };
     }
     d.trick.cards.push(ev.card);
+    done(d, ev.seat);
     d.handSizes[ev.seat] = Math.max(0, d.handSizes[ev.seat] - 1);
     if (ev.seat === table.seat) d.hand = removeCards(d.hand, [ev.card]);
   },

@@ -80,7 +80,7 @@ const en = {
   "wait.copied": "Copied!",
   "wait.start": "Start now (AI takes the empty seats)",
 
-  "seat.empty": "Seat {n}",
+  "seat.free": "Free seat",
   "seat.ai": "AI {n}",
   "seat.player": "Player {n}",
   "seat.you": "{name} (you)",
@@ -325,7 +325,7 @@ const fr = {
   "wait.copied": "Copié !",
   "wait.start": "Commencer (l’IA prend les places vides)",
 
-  "seat.empty": "Place {n}",
+  "seat.free": "Place libre",
   "seat.ai": "IA {n}",
   "seat.player": "Joueur {n}",
   "seat.you": "{name} (vous)",
@@ -570,7 +570,7 @@ const nl = {
   "wait.copied": "Gekopieerd!",
   "wait.start": "Nu beginnen (de AI neemt de lege plaatsen)",
 
-  "seat.empty": "Plaats {n}",
+  "seat.free": "Vrije plaats",
   "seat.ai": "AI {n}",
   "seat.player": "Speler {n}",
   "seat.you": "{name} (jij)",

@@ -97,8 +97,8 @@ function tablesHTML(ctx) {
             `<li class="table-row" data-table="${esc(x.table_id)}"><div class="table-meta"><strong>${esc(x.options.name || t("info.table", { id: x.table_id }))}</strong>` +
             `<span class="muted small">${esc(status)} · ${esc(deals)} · ${esc(t(`ai.${x.options.ai_level}`))}${x.spectators ? ` · ${esc(t("lobby.spectators", { n: x.spectators }))}` : ""}</span>` +
             (x.status === "playing" ? `<span class="muted small">${esc(t("info.scores"))}: ${x.totals.map((v) => num(v)).join(" / ")}</span>` : "") +
-            `</div><ul class="chips">${[0, 1, 2, 3].map((s) => seatChip(x, s)).join("")}</ul>` +
-            `<button type="button" class="btn small" data-action="watch" data-arg="${esc(x.table_id)}">${esc(t("lobby.watch"))}</button></li>`
+            `</div><button type="button" class="btn small" data-action="watch" data-arg="${esc(x.table_id)}">${esc(t("lobby.watch"))}</button>` +
+            `<ul class="chips">${[0, 1, 2, 3].map((s) => seatChip(x, s)).join("")}</ul></li>`
           );
         })
         .join("")}</ul>`

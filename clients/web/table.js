@@ -10,7 +10,7 @@ const CONTRACT_ORDER = ["pass", "prise", "garde", "garde_sans", "garde_contre"];
 
 export function seatName(table, seat) {
   const info = table.summary.seats[seat];
-  if (!info || info.occupant === "empty") return t("seat.empty", { n: seat + 1 });
+  if (!info || info.occupant === "empty") return t("seat.free");
   if (info.occupant === "ai") return t("seat.ai", { n: seat + 1 });
   return info.name || t("seat.player", { n: seat + 1 });
 }
@@ -91,8 +91,9 @@ function seatHTML(table, seat, ctx) {
       ? `<span class="timer" data-deadline="${table.deadline}"></span>`
       : "";
   const label = [name, me ? t("seat.youShort") : "", active ? t("seat.toPlay") : ""].filter(Boolean).join(", ");
+  const empty = info.occupant === "empty";
   return (
-    `<div class="seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}" data-seat="${seat}" aria-label="${esc(label)}">` +
+    `<div class="seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}${empty ? " empty" : ""}" data-seat="${seat}" aria-label="${esc(label)}">` +
     `<div class="plate">${avatarHTML(info, name, seat)}` +
     `<span class="who"><span class="name">${esc(name)}${me ? ` <em>(${esc(t("seat.youShort"))})</em>` : ""}</span>` +
     `<span class="badges">${badges.join("")}${tricks}${timer}</span></span>${thinking}</div>` +
@@ -106,6 +107,7 @@ const EMBLEMS = ["S", "H", "D", "C"];
 
 /** A player's initial; an AI seat gets a suit emblem of its own. */
 function avatarHTML(info, name, seat) {
+  if (info.occupant === "empty") return `<span class="avatar empty" aria-hidden="true">+</span>`;
   if (info.occupant === "ai") {
     return `<span class="avatar ai" aria-hidden="true"><svg viewBox="0 0 100 100"><use href="#sym-marseille-${EMBLEMS[seat]}"/></svg></span>`;
   }
@@ -137,24 +139,20 @@ function waitingHTML(table, ctx) {
   const link = ctx.inviteLink;
   const seated = table.seat !== null;
   return (
-    `<div class="waiting panel">` +
-    `<h2>${esc(t("wait.title"))}</h2>` +
-    `<p>${esc(t("wait.text"))}</p>` +
     (link
-      ? `<label class="invite-label" for="invite-link">${esc(t(table.summary.options.private ? "wait.invitePrivate" : "wait.invite"))}</label>` +
+      ? `<div class="invite-box"><label class="invite-label" for="invite-link">${esc(t(table.summary.options.private ? "wait.invitePrivate" : "wait.invite"))}</label>` +
         `<div class="invite"><input id="invite-link" readonly value="${esc(link)}">` +
-        `<button type="button" class="btn" data-action="copy-invite">${esc(ctx.copied ? t("wait.copied") : t("wait.copy"))}</button></div>`
+        `<button type="button" class="btn" data-action="copy-invite">${esc(ctx.copied ? t("wait.copied") : t("wait.copy"))}</button></div></div>`
       : "") +
-    (seated
-      ? `<button type="button" class="btn primary big" data-action="start">${esc(t("wait.start"))}</button>`
-      : "") +
-    "</div>"
+    (seated ? `<button type="button" class="btn primary big" data-action="start">${esc(t("wait.start"))}</button>` : "")
   );
 }
 
 function centreHTML(table, ctx) {
   const d = table.deal;
-  if (table.summary.status === "waiting" && !d) return waitingHTML(table, ctx);
+  if (table.summary.status === "waiting" && !d) {
+    return `<div class="centre-msg big waiting-msg">${esc(t("wait.title"))}<br><small>${esc(t("wait.text"))}</small></div>`;
+  }
   if (!d) return `<div class="centre-msg">${esc(t("table.starting"))}</div>`;
   if (d.cancelled) {
     return `<div class="centre-msg big">${esc(t(`cancel.${d.cancelled}`))}<br><small>${esc(t("cancel.redeal"))}</small></div>`;
@@ -265,6 +263,7 @@ function promptHTML(table, ctx) {
   const legal = table.legal;
   const d = table.deal;
   if (ctx.reconnecting) return `<div class="prompt-title">${esc(t("conn.reconnecting"))}</div>`;
+  if (table.summary.status === "waiting" && !d) return waitingHTML(table, ctx);
   if (!legal || !d) {
     if (table.seat === null && d) return `<div class="prompt-status">${esc(t("table.watching"))} · ${esc(toActText(table, d))}</div>`;
     if (d && d.toAct !== null && d.phase !== "done") return `<div class="prompt-status">${esc(toActText(table, d))}</div>`;
@@ -363,7 +362,8 @@ function infoHTML(table, ctx) {
   const opts = table.summary.options || {};
   const parts = [];
   const n = d ? d.number : table.summary.deal_number;
-  const dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
+  let dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
+  if (!n) dealOf = `${t("status.waiting")} · ${opts.deals ? t("lobby.dealsN", { n: opts.deals }) : t("lobby.endlessShort")}`;
   const title = opts.name ? esc(opts.name) : esc(t("info.table", { id: table.tableId }));
   parts.push(`<div class="info-head"><div class="info-title">${title}</div><div class="muted">${esc(dealOf)}${d ? ` · ${esc(t("info.dealer", { name: seatName(table, d.dealer) }))}` : ""}</div></div>`);
   if (d) {
@@ -401,7 +401,7 @@ function infoHTML(table, ctx) {
       parts.push(section(t("info.lastTrick"), `${miniCards(last.cards, ctx)}<div class="muted small">${esc(t("trick.wins", { name: seatLabel(table, last.winner) }))}</div>`, "last-trick"));
     }
   }
-  parts.push(section(t("info.scores"), scoresHTML(table), "scores"));
+  if (table.summary.status !== "waiting" || d) parts.push(section(t("info.scores"), scoresHTML(table), "scores"));
   if (ctx.log.length) {
     parts.push(section(t("info.log"), `<ol class="log">${ctx.log.slice(-8).map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`, "log"));
   }

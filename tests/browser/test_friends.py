@@ -37,7 +37,7 @@ async def test_two_browsers_play_a_deal_together_while_a_third_watches(
     await alice.page.fill("#create-form [name=name]", "Friday tarot")
     await alice.page.fill("#create-form [name=deals]", "1")
     await alice.page.click("#create-form [type=submit]")
-    await alice.page.wait_for_selector("#centre .waiting")
+    await alice.page.wait_for_selector("#centre .waiting-msg")
     link = await alice.page.locator("#invite-link").input_value()
     table_id = alice.table_id()
     assert f"#join={table_id}" in link
@@ -48,13 +48,13 @@ async def test_two_browsers_play_a_deal_together_while_a_third_watches(
     await row.wait_for()
     assert "Friday tarot" in await row.inner_text()
     await row.locator("[data-action=take-seat][data-arg$=':2']").click()
-    await bob.page.wait_for_selector("#centre .waiting")
+    await bob.page.wait_for_selector("#centre .waiting-msg")
     await carol.click("[data-action=refresh]")
     await carol.page.locator(f'.table-row[data-table="{table_id}"] [data-action=watch]').click()
     await carol.page.wait_for_selector("#seats .seat")
 
     # Alice starts: the AI takes the two empty seats.
-    await alice.page.click("#centre [data-action=start]")
+    await alice.page.click("#prompt [data-action=start]")
     await asyncio.gather(
         alice.play_until("sheet", bid="garde"), bob.play_until("sheet", bid="garde")
     )
@@ -105,7 +105,7 @@ async def test_a_private_table_is_joined_with_its_invitation_link(
     await bob.page.goto(link)
     await bob.page.wait_for_selector(".invited")
     await bob.page.click("[data-action=join-invite]")
-    await bob.page.wait_for_selector("#centre .waiting")
+    await bob.page.wait_for_selector("#centre .waiting-msg")
     await alice.page.wait_for_function(
         "() => document.querySelector('#seats').innerText.includes('Bob')"
     )
