@@ -170,7 +170,7 @@ class Updates:
                 message = await shard.pubsub.get_message(timeout=1.0)
                 if message is not None:
                     self._handle(message)
-        except FAILURES as e:
+        except Exception as e:  # whatever broke it, the connections start over
             log.warning("lost the redis pub/sub connection: %s", e)
             self._broken.set()
 
@@ -182,8 +182,14 @@ class Updates:
                 confirmed.set_result(None)
         elif kind == "smessage" and isinstance(channel, bytes):
             listeners = self.listeners.get(keys.table_of_channel(channel.decode()))
-            if listeners:
-                self._dispatch(list(listeners), decode_update(message["data"]))
+            if not listeners:
+                return
+            try:
+                update = decode_update(message["data"])
+            except ValueError:
+                log.exception("an update that does not parse on %s", channel.decode())
+                return
+            self._dispatch(list(listeners), update)
 
     def _dispatch(self, listeners: list[Listener], update: Update) -> None:
         for listener in listeners:

@@ -8,7 +8,7 @@ import random
 
 from ..server.wire import Message, WireClient, is_event, play_until, random_choice
 from .conftest import NodeFactory
-from .play import create_table, health, lease_holder, metric, move, seat
+from .play import create_table, health, lease_holder, metric, move, seat, watch
 from .servers import RedisServer
 
 
@@ -86,8 +86,9 @@ async def act_until_accepted(client: WireClient, action: Message) -> list[str]:
 async def test_a_redis_restart_mid_deal_is_reported_as_unavailable_then_the_deal_goes_on(
     own_redis: RedisServer, nodes: NodeFactory
 ) -> None:
-    node = nodes(own_redis.url, "a")
-    _, human = await start_alone(node.url)
+    node, other = nodes(own_redis.url, "a"), nodes(own_redis.url, "b")
+    table_id, human = await start_alone(node.url)
+    spectator = await watch(other.url, table_id)  # hears of every move through Redis
     rng = random.Random(5)
     for _ in range(3):  # a few moves with Redis up
         turn = await human.until(lambda m: m["type"] == "your_turn")
@@ -107,3 +108,5 @@ async def test_a_redis_restart_mid_deal_is_reported_as_unavailable_then_the_deal
     assert health(node) == 200
     over = await play_until(human, is_event("table_over"), rng, timeout=60)
     assert sum(over["event"]["totals"]) == 0
+    watched = await spectator.until(is_event("table_over"))  # every event, in order
+    assert watched["seq"] == over["seq"]
