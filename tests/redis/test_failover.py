@@ -4,6 +4,7 @@ node hands its players over, and a Redis restart is reported, then lived through
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 from ..server.wire import Message, WireClient, is_event, play_until, random_choice
@@ -58,7 +59,7 @@ async def test_a_node_restarted_after_a_crash_serves_its_tables_again(
 async def test_a_draining_node_sends_its_players_to_another_node_and_exits(
     redis_url: str, nodes: NodeFactory
 ) -> None:
-    a, b = nodes(redis_url, "a"), nodes(redis_url, "b")
+    a, b = nodes(redis_url, "a", "--log-format", "json"), nodes(redis_url, "b")
     _, human = await start_alone(a.url)
     assert a.process is not None
     a.process.terminate()  # SIGTERM, as a deploy does
@@ -66,6 +67,10 @@ async def test_a_draining_node_sends_its_players_to_another_node_and_exits(
     assert bye["reason"] == "shutdown"
     human = await move(human, b)
     assert a.process.wait(15) == 0
+    logged = [json.loads(line) for line in a.log.read_text().splitlines()]  # JSON lines
+    assert {"level": "info", "logger": "tarot.server", "message": "shutting down"} in [
+        {k: e[k] for k in ("level", "logger", "message")} for e in logged
+    ]
     over = await play_until(human, is_event("table_over"), random.Random(4), timeout=60)
     assert sum(over["event"]["totals"]) == 0
 
