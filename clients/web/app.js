@@ -46,6 +46,7 @@ const app = {
   fastUntil: 0,
   receivedSeq: 0,
   replaced: false,
+  focusTurn: false,
   lobby: {
     tables: [],
     invite: null,
@@ -263,6 +264,7 @@ function handle(msg) {
     resetChoice();
     prepareChoice(msg.legal);
     announceLive(t("turn.yours"));
+    app.focusTurn = true;
     return null;
   }
   const ev = msg.event;
@@ -892,6 +894,19 @@ function renderTable() {
     if (primary) primary.focus({ preventScroll: true });
   }
   updateTimers();
+  if (app.focusTurn) focusTurn();
+}
+
+/** A new turn: bring the keyboard focus to it, unless the player is busy elsewhere. */
+function focusTurn() {
+  app.focusTurn = false;
+  const active = document.activeElement;
+  const idle = !active || active === document.body || active.closest("#hand, #prompt, #centre, #seats");
+  if (!idle || document.querySelector(".overlay")) return;
+  const target =
+    document.querySelector("#prompt .btn.primary:not([disabled])") ||
+    document.querySelector('#hand .card[tabindex="0"]');
+  if (target) target.focus({ preventScroll: true });
 }
 
 /** Overlap the cards of my hand so that they fit on one row when they can. */
@@ -951,6 +966,12 @@ function boot() {
   document.addEventListener("change", onChange);
   document.addEventListener("input", onInput);
   document.addEventListener("submit", onSubmit);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && app.ui.sheetFor !== null) {
+      app.ui.sheetFor = null;
+      renderTable();
+    }
+  });
   document.getElementById("tabs").addEventListener("keydown", (e) => {
     if (e.key === "ArrowRight" || e.key === "ArrowLeft") setTab(app.tab === "table" ? "rules" : "table");
   });

@@ -18,8 +18,10 @@ const FAN = ["T21", "KH", "EX", "QS", "T1"];
 
 function fanHTML(ctx) {
   const cards = FAN.map((code, i) => {
-    const angle = (i - 2) * 13;
-    return `<span class="card" style="transform: translateX(-50%) rotate(${angle}deg)">${cardSVG(code, ctx.face, ctx.lang)}</span>`;
+    const angle = (i - 2) * 14;
+    const shift = (i - 2) * 26;
+    const lift = Math.abs(i - 2) * 6;
+    return `<span class="card" style="transform: translate(calc(-50% + ${shift}px), ${lift}px) rotate(${angle}deg)">${cardSVG(code, ctx.face, ctx.lang)}</span>`;
   });
   return `<div class="hero-fan" aria-hidden="true">${cards.join("")}</div>`;
 }
