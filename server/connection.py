@@ -52,6 +52,7 @@ class Connection:
         self.ws = ws
         self.codec: Codec = codec_for(ws.subprotocol)
         self.seat: int | None = None
+        self.session = 0
         self.last_seq = 0
         self.table: TableRuntime | None = None
         self.greeted = False
@@ -171,6 +172,7 @@ class Connection:
         change = await runtime.transact(lambda d, s: tr.join(d, s, join.seat, join.name, now_ms()))
         seat, token = change.result
         self.table, self.seat = runtime, seat
+        self.session = change.data.seats[seat].session
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
         await runtime.follow(self)
 
@@ -192,14 +194,12 @@ class Connection:
                 raise tr.TableRefused("bad_token", "the seat token is unknown") from e
             raise
         seat = tr.seat_of_token(runtime.data, token)
-        # A second connection with the same token replaces the first, which is told why.
-        for other in list(runtime.subscribers):
-            if other is not self and other.seat == seat and isinstance(other, Connection):
-                other.replaced()
         if self.table is not None:
             self.table.unsubscribe(self)
-        self.table, self.seat = runtime, seat
-        await runtime.transact(lambda d, s: tr.present(d, s, seat))
+        # The seat's session grows: an older connection of the seat, on any node, is
+        # told it was replaced (TableRuntime.apply_update).
+        change = await runtime.transact(lambda d, s: tr.present(d, s, seat))
+        self.table, self.seat, self.session = runtime, seat, change.result
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
         await runtime.follow(self, last_seq)
 

@@ -147,14 +147,22 @@ class Node:
             with contextlib.suppress(StoreError):
                 for data in await self.store.list_tables():
                     if data.status == "playing" and data.table_id not in self.runtimes:
-                        with contextlib.suppress(tr.TableRefused):
-                            await self.runtime(data.table_id)
+                        await self._adopt(data.table_id)
             for runtime in list(self.runtimes.values()):
                 if runtime.data.status == "playing":
                     await self._lease(runtime)
                 elif runtime.driving:
                     runtime.stop_driving()
             self.metrics.lease_sweep_seconds.observe(time.perf_counter() - start)
+
+    async def _adopt(self, table_id: str) -> None:
+        """Follow a table nobody drives, once its lease is ours (not every table everywhere)."""
+        if self.draining:
+            return
+        owner, ttl = self.settings.node_id, self.settings.lease_ms
+        if await self.store.acquire_lease(table_id, owner, ttl):
+            with contextlib.suppress(tr.TableRefused):
+                await self.runtime(table_id)
 
     async def release_leases(self) -> None:
         """Hand every lease over (draining): another node adopts the tables."""

@@ -44,9 +44,14 @@ class Subscriber(Protocol):
 
     codec: Codec
     seat: int | None
+    session: int  # the seat's session this connection holds (see SeatData.session)
     last_seq: int
 
     def send_frame(self, frame: str | bytes) -> None: ...
+
+    def replaced(self) -> None:
+        """A newer connection (maybe on another node) took this seat."""
+        ...
 
 
 class TableRuntime:
@@ -129,6 +134,9 @@ class TableRuntime:
             state = self._state_for(table)
         self.data, self.state = table, state
         self._last_change = time.monotonic()
+        for sub in list(self.subscribers):
+            if sub.seat is not None and sub.session < table.seats[sub.seat].session:
+                sub.replaced()
         for event in update.events:
             self._pending[event.seq] = event
         self._deliver_pending()

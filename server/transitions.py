@@ -96,6 +96,7 @@ def join(
         name=name or f"Player {seat + 1}",
         token_hash=token_hash,
         dropped_at_ms=None,
+        session=data.seats[seat].session + 1,
     )
     change = Change(data.model_copy(update={"seats": seats}), state, result=(seat, token))
     _seat_changed(change, seat)
@@ -113,10 +114,16 @@ def seat_of_token(data: TableData, token: str) -> int:
 
 
 def present(data: TableData, state: engine.Deal | None, seat: int) -> Change:
-    """The seat's player is (back) online: the AI hands the seat back."""
-    change = Change(data, state, result=seat)
-    if data.seats[seat].dropped_at_ms is not None:
-        change.data = data.model_copy(update={"seats": data.with_seat(seat, dropped_at_ms=None)})
+    """The seat's player is (back) online: the AI hands the seat back.
+
+    The seat's session grows, so that any older connection of the seat, on any
+    node, is told it was replaced. Result: the new session number.
+    """
+    was_away = data.seats[seat].dropped_at_ms is not None
+    session = data.seats[seat].session + 1
+    seats = data.with_seat(seat, dropped_at_ms=None, session=session)
+    change = Change(data.model_copy(update={"seats": seats}), state, result=session)
+    if was_away:
         _seat_changed(change, seat)
     return change
 
