@@ -39,7 +39,7 @@ def run(*args: str | Path, check: bool = True) -> int:
 
 
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - this file runs before anything is checked
         sys.exit(f"Python 3.11+ is needed, this is {sys.version.split()[0]}")
     want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == want and PYTHON.exists():
@@ -80,8 +80,19 @@ def ensure_redis() -> None:
         apt_install("redis-server")
     say("starting redis-server on 127.0.0.1:6379")
     subprocess.run(
-        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(REDIS_PORT),
-         "--save", "", "--appendonly", "no"],
+        [
+            "redis-server",
+            "--daemonize",
+            "yes",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(REDIS_PORT),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
         check=True,
     )
     for _ in range(50):
