@@ -48,6 +48,7 @@ const app = {
   replaced: false,
   focusTurn: false,
   lobby: {
+    elsewhere: null,
     tables: [],
     invite: null,
     multiDeals: saved.get("multiDeals", 5),
@@ -84,8 +85,28 @@ function freshUi() {
 
 // ------------------------------------------------------------------ session
 
+/**
+ * This tab's seat, else the one remembered by the browser, unless another tab
+ * is playing it right now (it says so every two seconds): then offer it instead.
+ */
 function loadSession() {
-  return tabSaved.get("session") || saved.get("session");
+  const own = tabSaved.get("session");
+  if (own) return own;
+  const remembered = saved.get("session");
+  const alive = saved.get("alive");
+  if (remembered && alive && alive.key === sessionKey(remembered) && Date.now() - alive.at < 5000) {
+    app.lobby.elsewhere = remembered;
+    return null;
+  }
+  return remembered;
+}
+
+function sessionKey(session) {
+  return session.token || `watch:${session.table_id}`;
+}
+
+function heartbeat() {
+  if (app.session && app.table && !app.replaced) saved.set("alive", { key: sessionKey(app.session), at: Date.now() });
 }
 
 function storeSession(session) {
@@ -98,6 +119,7 @@ function clearSession() {
   app.session = null;
   tabSaved.set("session", null);
   saved.set("session", null);
+  saved.set("alive", null);
 }
 
 // ------------------------------------------------------------------ connection
@@ -656,6 +678,14 @@ const ACTIONS = {
     app.replaced = false;
     app.net.connect();
   },
+  "play-here": () => {
+    const session = app.lobby.elsewhere;
+    app.lobby.elsewhere = null;
+    if (!session) return;
+    storeSession(session);
+    onReady();
+    renderAll();
+  },
   "toggle-display": () => {
     const bar = document.querySelector(".topbar");
     const open = bar.classList.toggle("open");
@@ -985,6 +1015,7 @@ function boot() {
     if (!app.table && app.tab === "table" && document.visibilityState === "visible") refreshTables();
   }, 4000);
   setInterval(updateTimers, 1000);
+  setInterval(heartbeat, 2000);
   window.addEventListener("resize", layoutHand);
   renderAll();
   app.net = new Connection(params.get("server") || defaultUrl(), { onMessage, onStatus, onReady });

@@ -111,9 +111,17 @@ function tablesHTML(ctx) {
   );
 }
 
+function elsewhereHTML(ctx) {
+  if (!ctx.elsewhere) return "";
+  return (
+    `<section class="panel invited"><p>${esc(t("lobby.elsewhere"))}</p>` +
+    `<div class="buttons"><button type="button" class="btn primary" data-action="play-here">${esc(t("conn.takeBack"))}</button></div></section>`
+  );
+}
+
 export function lobbyHTML(ctx) {
   return (
-    `<div class="lobby">${heroHTML(ctx)}${inviteHTML(ctx)}${nameHTML(ctx)}` +
+    `<div class="lobby">${elsewhereHTML(ctx)}${heroHTML(ctx)}${inviteHTML(ctx)}${nameHTML(ctx)}` +
     `<div class="lobby-grid">${tablesHTML(ctx)}${createHTML(ctx)}</div></div>`
   );
 }

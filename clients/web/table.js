@@ -12,7 +12,9 @@ export function seatName(table, seat) {
   const info = table.summary.seats[seat];
   if (!info || info.occupant === "empty") return t("seat.free");
   if (info.occupant === "ai") return t("seat.ai", { n: seat + 1 });
-  return info.name || t("seat.player", { n: seat + 1 });
+  // The server names a nameless player "Player N": say it in the player's language.
+  if (!info.name || info.name === `Player ${seat + 1}`) return t("seat.player", { n: seat + 1 });
+  return info.name;
 }
 
 export function seatLabel(table, seat) {
