@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 SUBPROTOCOL = "tarot.v1.msgpack"
+Barrier = Callable[[], Awaitable[None]]  # set-up done: wait until every client process is
 
 
 def add_parser(sub: Any) -> None:
@@ -52,6 +54,9 @@ def add_parser(sub: Any) -> None:
         type=float,
         default=0.0,
         help="each bot thinks this long (0-2x, uniform) before acting: a paced load (default 0)",
+    )
+    p.add_argument(
+        "--client-procs", type=int, default=2, help="processes driving the bot clients (default 2)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -82,16 +87,20 @@ class Run:
         if table.received == 4 and self.measuring:
             table.latencies.append(time.perf_counter() - table.sent_at)
 
-    def figures(self, seconds: float) -> dict[str, float]:
-        latencies = sorted(x for t in self.tables for x in t.latencies)
-        if not latencies:
-            return {"actions_per_second": 0.0, "p50_ms": 0.0, "p99_ms": 0.0, "actions": 0}
-        return {
-            "actions_per_second": round(len(latencies) / seconds, 1),
-            "p50_ms": round(1000 * statistics.median(latencies), 2),
-            "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2),
-            "actions": len(latencies),
-        }
+    def latencies(self) -> list[float]:
+        return [x for t in self.tables for x in t.latencies]
+
+
+def figures(latencies: list[float], seconds: float) -> dict[str, Any]:
+    latencies = sorted(latencies)
+    if not latencies:
+        return {"actions_per_second": 0.0, "p50_ms": 0.0, "p99_ms": 0.0, "actions": 0}
+    return {
+        "actions_per_second": round(len(latencies) / seconds, 1),
+        "p50_ms": round(1000 * statistics.median(latencies), 2),
+        "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2),
+        "actions": len(latencies),
+    }
 
 
 def pack(message: dict[str, Any]) -> bytes:
@@ -148,7 +157,9 @@ async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
     return ws
 
 
-async def tarot_run(urls: list[str], tables: int, seconds: float, think: float) -> dict[str, float]:
+async def tarot_run(
+    urls: list[str], tables: int, seconds: float, think: float, barrier: Barrier
+) -> list[float]:
     lobby = await connect(urls[0], subprotocols=[SUBPROTOCOL])  # type: ignore[list-item]
     await lobby.send(pack({"type": "hello", "protocol": 1}))
     await lobby.recv()
@@ -165,20 +176,19 @@ async def tarot_run(urls: list[str], tables: int, seconds: float, think: float) 
             sockets.append(ws)
             rng = random.Random(4 * i + seat)
             tasks.append(asyncio.create_task(tarot_seat(ws, table, run, rng)))
+    await barrier()
     run.go.set()
     return await measure(run, tasks, [*sockets, lobby], seconds)
 
 
 async def measure(
     run: Run, tasks: list[asyncio.Task[None]], sockets: list[ClientConnection], seconds: float
-) -> dict[str, float]:
-    progress(f"{len(sockets)} connections open; warming up")
+) -> list[float]:
     await asyncio.sleep(1.0)  # warm up
     run.measuring = True
     await asyncio.sleep(seconds)
     run.measuring = False
     run.stop.set()
-    progress("measured; closing")
     await asyncio.gather(*(ws.close() for ws in sockets))
     for task in tasks:
         task.cancel()
@@ -189,7 +199,7 @@ async def measure(
         error = task.exception() if task.done() and not task.cancelled() else None
         if error is not None and not isinstance(error, ConnectionClosed):
             raise RuntimeError(f"a bench client failed: {error!r}")
-    return run.figures(seconds)
+    return run.latencies()
 
 
 # ---------------------------------------------------------------- the ceiling
@@ -224,18 +234,20 @@ async def ceiling_seat(
             await ws.send(pack({"seq": seq + 1, "action": {"kind": "play", "card": "T21"}}))
 
 
-async def ceiling_run(url: str, tables: int, seconds: float, think: float) -> dict[str, float]:
+async def ceiling_run(
+    url: str, tables: int, seconds: float, think: float, barrier: Barrier, first: int
+) -> list[float]:
     run = Run([Table() for _ in range(tables)], asyncio.Event(), think=think)
     sockets: list[ClientConnection] = []
     tasks: list[asyncio.Task[None]] = []
     for i, table in enumerate(run.tables):
-        group = [await connect(f"{url}t{i}", max_size=2**22) for _ in range(4)]
+        group = [await connect(f"{url}t{first + i}", max_size=2**22) for _ in range(4)]
         sockets.extend(group)
         tasks.extend(
             asyncio.create_task(ceiling_seat(ws, seat, table, run, random.Random(4 * i + seat)))
             for seat, ws in enumerate(group)
         )
-    await asyncio.sleep(0.2)
+    await barrier()
     for i, table in enumerate(run.tables):
         table.pending_seq, table.sent_at = 0, time.perf_counter()
         await sockets[4 * i].send(pack({"seq": 0}))
@@ -268,6 +280,68 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError(f"nothing listens on port {port}")
 
 
+def run_clients(
+    mode: str, urls: list[str], tables: int, seconds: float, think: float, procs: int
+) -> dict[str, Any]:
+    """Drive ``tables`` tables from ``procs`` client processes, measured over the same window."""
+    shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
+    workers = []
+    first = 0
+    for share in shares:
+        if share:
+            args = [
+                sys.executable,
+                "-m",
+                "cli.bench_server",
+                "worker",
+                mode,
+                ",".join(urls),
+                str(share),
+                str(seconds),
+                str(think),
+                str(first),
+            ]
+            workers.append(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+        first += share
+    try:
+        for worker in workers:
+            assert worker.stdout is not None
+            if worker.stdout.readline().strip() != b"ready":
+                raise RuntimeError("a bench client process failed to set up")
+        progress(f"{4 * tables} connections from {len(workers)} client processes; measuring")
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write(b"go\n")
+            worker.stdin.flush()
+        latencies: list[float] = []
+        for worker in workers:
+            out, _ = worker.communicate(timeout=seconds + 120)
+            if worker.returncode:
+                raise RuntimeError("a bench client process failed")
+            latencies.extend(json.loads(out))
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+    return figures(latencies, seconds)
+
+
+async def stdin_barrier() -> None:
+    """A worker says it is ready and waits for the word to go."""
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+
+
+def worker_main(argv: list[str]) -> None:
+    mode, urls, tables, seconds, think, first = argv
+    n, secs, th, start = int(tables), float(seconds), float(think), int(first)
+    if mode == "tarot":
+        latencies = asyncio.run(tarot_run(urls.split(","), n, secs, th, stdin_barrier))
+    else:
+        latencies = asyncio.run(ceiling_run(urls, n, secs, th, stdin_barrier, start))
+    print(json.dumps(latencies), flush=True)
+
+
 def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
@@ -297,7 +371,7 @@ def progress(message: str) -> None:
 
 
 def serve_and_measure(
-    tables: int, seconds: float, redis_url: str | None, nodes: int, think: float
+    tables: int, seconds: float, redis_url: str | None, nodes: int, think: float, procs: int
 ) -> dict[str, Any]:
     if redis_url:
         flush_redis(redis_url)
@@ -321,7 +395,7 @@ def serve_and_measure(
         progress(f"{'redis' if redis_url else 'memory'} store, {nodes} node(s): {tables} tables")
         cpu_before = [cpu_seconds(p.pid) for p in processes]
         urls = [f"ws://127.0.0.1:{port}/" for port in ports]
-        figures: dict[str, Any] = asyncio.run(tarot_run(urls, tables, seconds, think))
+        result = run_clients("tarot", urls, tables, seconds, think, procs)
         cpu = [cpu_seconds(p.pid) - c for p, c in zip(processes, cpu_before, strict=True)]
         applied = [actions_applied(port) for port in ports]
     finally:
@@ -333,23 +407,23 @@ def serve_and_measure(
         if redis_url:
             flush_redis(redis_url)
     total = sum(applied) or 1.0
-    figures["nodes"] = [
+    result["nodes"] = [
         {
             "cpu_seconds_per_1000_actions": round(1000 * c / a, 3) if a else None,
             "share_of_actions": round(a / total, 3),
         }
         for c, a in zip(cpu, applied, strict=True)
     ]
-    return figures
+    return result
 
 
-def ceiling(tables: int, seconds: float, think: float) -> dict[str, Any]:
+def ceiling(tables: int, seconds: float, think: float, procs: int) -> dict[str, Any]:
     port = free_port()
-    process = start_process([sys.executable, "-m", "cli.bench_server", str(port)])
+    process = start_process([sys.executable, "-m", "cli.bench_server", "ceiling", str(port)])
     try:
         wait_for_port(port, process)
         progress(f"ceiling: bare websockets broadcast, {tables} groups of 4")
-        return asyncio.run(ceiling_run(f"ws://127.0.0.1:{port}/", tables, seconds, think))
+        return run_clients("ceiling", [f"ws://127.0.0.1:{port}/"], tables, seconds, think, procs)
     finally:
         process.terminate()
         process.wait(10)
@@ -359,18 +433,22 @@ def run(args: argparse.Namespace) -> int:
     if args.nodes > 1 and args.store != "redis":
         print("tarot bench server: --nodes > 1 needs --store redis", file=sys.stderr)
         return 2
-    if args.tables < 1 or args.seconds <= 0:
-        print("tarot bench server: --tables and --seconds must be positive", file=sys.stderr)
+    if args.tables < 1 or args.seconds <= 0 or args.client_procs < 1:
+        print(
+            "tarot bench server: --tables, --seconds, --client-procs must be positive",
+            file=sys.stderr,
+        )
         return 2
     result: dict[str, Any] = {"tables": args.tables, "connections": 4 * args.tables}
     think = args.think_ms / 1000
     result["think_ms"] = args.think_ms
-    result["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think)
+    procs = args.client_procs
+    result["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs)
     if args.store == "redis":
         result["redis"] = serve_and_measure(
-            args.tables, args.seconds, args.redis, args.nodes, think
+            args.tables, args.seconds, args.redis, args.nodes, think, procs
         )
-    ceiling_figures = ceiling(args.tables, args.seconds, think)
+    ceiling_figures = ceiling(args.tables, args.seconds, think, procs)
     main = result[args.store]
     result.update(
         store=args.store,
@@ -413,5 +491,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-if __name__ == "__main__":  # the ceiling server's process
-    asyncio.run(ceiling_server(int(sys.argv[1])))
+if __name__ == "__main__":  # the bench's own processes: the ceiling server, client workers
+    if sys.argv[1] == "ceiling":
+        asyncio.run(ceiling_server(int(sys.argv[2])))
+    else:
+        worker_main(sys.argv[2:])
