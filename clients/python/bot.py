@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from protocol import ServerMessage
 from protocol import models as m
@@ -27,6 +27,8 @@ from .client import Action, Client
 from .errors import ConnectionLost, ServerError
 
 log = logging.getLogger("tarot.bot")
+RATE_LIMIT_RETRIES = 6  # for next_deal (the client retries other refused requests itself)
+OVERTAKEN = {"not_your_turn", "stale", "not_started"}  # the turn moved on meanwhile
 
 
 class Bot:
@@ -107,14 +109,7 @@ async def _answer(client: Client, bot: Bot, turn: m.YourTurn) -> None:
     state = client.state
     assert state is not None and state.view is not None
     action = await asyncio.to_thread(bot.decide, state.view, turn.legal)
-    try:
-        await client.act(action)
-    except ConnectionLost:
-        log.info("connection lost while acting; the resumed seat will tell")
-    except ServerError as e:
-        if e.code not in ("not_your_turn", "stale", "not_started"):
-            raise
-        log.info("action overtaken by the table: %s", e)
+    await _politely(lambda: client.act(action), OVERTAKEN)
 
 
 async def _ready_for_next(client: Client) -> None:
@@ -124,10 +119,22 @@ async def _ready_for_next(client: Client) -> None:
     last = state.sheets[-1] if state.sheets else None
     if state.over or last is None or last.status == "cancelled":
         return
-    try:
-        await client.next_deal()
-    except ConnectionLost:
-        pass
-    except ServerError as e:
-        if e.code != "not_started":  # the table is over, or the next deal began
-            raise
+    await _politely(client.next_deal, {"not_started"})  # the table is over, or dealt again
+
+
+async def _politely(call: Callable[[], Awaitable[None]], moved_on: set[str]) -> None:
+    """Make a call; retry it when rate limited; let it go when the table ``moved_on``."""
+    for attempt in range(RATE_LIMIT_RETRIES + 1):
+        try:
+            return await call()
+        except ConnectionLost:
+            log.info("connection lost during a call; the resumed seat will tell")
+            return None
+        except ServerError as e:
+            if e.code == "rate_limited" and attempt < RATE_LIMIT_RETRIES:
+                await asyncio.sleep(0.1 * 2**attempt)  # refused, so nothing changed: again
+                continue
+            if e.code not in moved_on:
+                raise
+            log.info("overtaken by the table: %s", e)
+            return None

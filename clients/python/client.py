@@ -63,6 +63,7 @@ _ACTION_EVENTS = {
 }
 _NOT_RESUMABLE = frozenset({"bad_token", "unknown_table", "bad_invite", "table_full"})
 _LOST = (ConnectionClosed, OSError, InvalidHandshake, TimeoutError)
+RATE_LIMIT_RETRIES = 6
 
 
 @dataclass(slots=True)
@@ -253,6 +254,23 @@ class Client:
 
     async def _request(
         self, message: BaseModel, accept: Accept, then: BaseModel | None = None
+    ) -> ServerMessage:
+        """Send ``message`` (and ``then``); the reply ``accept`` takes, or ``ServerError``.
+
+        A message refused as ``rate_limited`` changed nothing: it is sent again
+        after a pause (not with ``then``, whose refusal could be either's).
+        """
+        for attempt in range(RATE_LIMIT_RETRIES):
+            try:
+                return await self._exchange(message, accept, then)
+            except ServerError as e:
+                if e.code != "rate_limited" or then is not None:
+                    raise
+                await asyncio.sleep(0.1 * 2**attempt)
+        return await self._exchange(message, accept, then)
+
+    async def _exchange(
+        self, message: BaseModel, accept: Accept, then: BaseModel | None
     ) -> ServerMessage:
         async with self._lock:
             conn = await self._ready()

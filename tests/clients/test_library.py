@@ -183,3 +183,26 @@ async def test_a_bad_token_is_refused(url: str) -> None:
         with pytest.raises(ServerError) as refused:
             await client.resume("nosuchtable.token")
         assert refused.value.code == "bad_token"
+
+
+async def test_a_bot_rides_over_a_tight_rate_limit() -> None:
+    """Refused as rate_limited means nothing changed: the library sends it again.
+
+    The burst covers the five messages before play (hello, create, join, start,
+    ping); then the bot acts faster than 8 messages a second.
+    """
+    from server.settings import Settings
+
+    app = await App.start(Settings(port=0, rate_per_second=8, rate_burst=5))
+    try:
+        async with await Client.connect(f"ws://127.0.0.1:{app.port}/") as client:
+            created = await client.create_table(m.TableOptions(deals=1))
+            await client.join(created.table.table_id)
+            await client.start()
+            totals = await play_table(client, Bot())
+            assert sum(totals) == 0
+        registry = app.node.metrics.registry
+        refused = registry.get_sample_value("tarot_refused_total", {"code": "rate_limited"})
+        assert refused is not None and refused > 0  # the limit did bite
+    finally:
+        await app.stop(drain_seconds=0)
