@@ -157,6 +157,7 @@ function resume(session) {
     .request({ type: "resume", token: session.token, last_seq: lastSeq }, ["joined"])
     .then((joined) => {
       app.table.seat = joined.seat;
+      heartbeat();
       renderAll();
     })
     .catch((err) => {
@@ -417,6 +418,7 @@ function enterTable(tableId, seat, token, invite, options) {
   app.receivedSeq = 0;
   app.ui = freshUi();
   storeSession({ table_id: tableId, token, seat, invite: invite || null, options: options || {} });
+  heartbeat();
   clearHash();
   app.tab = "table";
   renderAll();

@@ -188,3 +188,33 @@ async def test_several_deals_a_reload_and_a_lost_connection(
             == (over[-1]["totals"][seat])
         )
     assert not player.errors
+
+
+@pytest.mark.timeout(60)
+async def test_a_second_tab_offers_the_seat_and_takes_it_when_asked(
+    new_player: NewPlayer,
+) -> None:
+    first = await new_player()
+    await first.open()
+    await first.page.click("[data-action=quick-start]")
+    await first.page.wait_for_selector("#hand .card")
+    hand = sorted(c["code"] for c in await first.hand())
+
+    # Same browser, second tab: it does not silently take the seat over.
+    second = Player(await first.page.context.new_page(), first.url)
+    await second.open()
+    await second.page.wait_for_selector("[data-action=play-here]")
+    assert await second.page.locator("#hand .card").count() == 0
+    await second.page.click("[data-action=play-here]")
+    await second.page.wait_for_selector("#hand .card")
+    assert sorted(c["code"] for c in await second.hand()) == hand
+
+    # The first tab is told, and can take it back.
+    banner = first.page.locator("#conn-banner")
+    await banner.wait_for(state="visible")
+    assert "another window" in (await banner.inner_text())
+    assert [f for f in first.frames if f["type"] == "bye"][-1]["reason"] == "replaced"
+    await first.page.click("#conn-banner [data-action=take-back]")
+    await banner.wait_for(state="hidden")
+    await second.page.locator("#conn-banner").wait_for(state="visible")
+    assert not first.errors and not second.errors
