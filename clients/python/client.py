@@ -338,9 +338,14 @@ class Client:
                 return
             if isinstance(message, m.Bye):
                 await self._bye(conn, message)
+            elif self.state is not None and self.state.behind:
+                log.warning("events %d+ are missing: resuming to get them", self.state.seq + 1)
+                with contextlib.suppress(*_LOST):
+                    await conn.close()  # the reader resumes from state.seq
 
     def _handle(self, message: ServerMessage) -> None:
-        self._follow(message)
+        if not self._follow(message):
+            return  # an event seen already, or after a gap: not for the stream
         claimed = False
         waiter = self._waiter
         if waiter is not None and not waiter.future.done() and waiter.accept(message):
@@ -349,8 +354,8 @@ class Client:
         if not claimed and not isinstance(message, _REPLIES):
             self._inbox.put_nowait(message)
 
-    def _follow(self, message: ServerMessage) -> None:
-        """Keep ``state`` in step: a seat taken or watched, then each table message."""
+    def _follow(self, message: ServerMessage) -> bool:
+        """Keep ``state`` in step; False for an event it did not apply (see ``TableState``)."""
         state = self.state
         match message:
             case m.Joined(table_id=table_id, seat=seat, token=token):
@@ -363,7 +368,8 @@ class Client:
                     self.state = TableState(table_id, None)
             case m.Snapshot() | m.Event() | m.YourTurn() if state is not None:
                 if message.table_id == state.table_id:
-                    state.apply(message)
+                    return state.apply(message)
+        return True
 
     async def _bye(self, conn: Connection, bye: m.Bye) -> None:
         """``shutdown``: drop this connection and resume elsewhere; anything else ends it."""

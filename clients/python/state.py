@@ -81,7 +81,8 @@ class TableState:
     sheets: list[m.ScoreSheet] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
-    missed: int = 0  # events skipped over (the server guarantees none)
+    missed: int = 0  # gaps seen in the numbering (the server guarantees none)
+    behind: bool = False  # a gap was seen: events are missing until a resume
     _public: engine.Deal | None = None  # the public tricks, replayed by the engine
 
     @property
@@ -92,19 +93,25 @@ class TableState:
     def legal(self) -> m.LegalChoices | None:
         return self.turn.legal if self.turn is not None else None
 
-    def apply(self, message: ServerMessage) -> None:
-        """Take one server message into account (others than the table's are ignored)."""
+    def apply(self, message: ServerMessage) -> bool:
+        """Take one server message into account; False for an event not applied.
+
+        An event already applied (a replay overlapping what we had) is skipped;
+        so is one after a gap in the numbering, which sets ``behind``: the
+        client then resumes from ``seq`` to get the missing ones.
+        """
         match message:
             case m.Snapshot():
                 self._snapshot(message)
             case m.Event(seq=seq, event=event):
-                self._event(seq, event)
-            case m.YourTurn(seq=seq) if seq >= self.seq:
+                return self._event(seq, event)
+            case m.YourTurn(seq=seq) if seq >= self.seq and not self.behind:
                 self.turn = message
                 if self.view is not None:
                     self.view = self.view.model_copy(update={"legal": message.legal})
             case _:
                 pass
+        return True
 
     def _snapshot(self, snapshot: m.Snapshot) -> None:
         self.seq = snapshot.seq
@@ -113,12 +120,17 @@ class TableState:
         self.totals = list(snapshot.table.totals)
         self.over = snapshot.table.status == "finished"
         self.turn = None
+        self.behind = False
         self._public = None
 
-    def _event(self, seq: int, event: Any) -> None:
+    def _event(self, seq: int, event: Any) -> bool:
         if seq <= self.seq:
-            return  # already applied (a replay overlapping what we had)
-        self.missed += seq - self.seq - 1
+            return False
+        if seq > self.seq + 1:
+            self.missed += 0 if self.behind else 1
+            self.behind = True
+            return False
+        self.behind = False
         self.seq = seq
         if event.kind not in _KEEPS_TURN:
             self.turn = None
@@ -130,6 +142,7 @@ class TableState:
             self._public = None
         elif self.view is not None:
             self.view = self._next_view(self.view, event)
+        return True
 
     # ------------------------------------------------------------ the table
 
