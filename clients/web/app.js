@@ -243,8 +243,9 @@ async function pump() {
       if (wait > 0 && !catchingUp()) await sleep(wait);
       const msg = app.queue.shift();
       if (!msg) break;
-      const after = handle(msg);
-      const pause = catchingUp() ? 0 : pauseFor(msg) * SPEED;
+      const fast = catchingUp();
+      const after = handle(msg, fast);
+      const pause = fast ? 0 : pauseFor(msg) * SPEED;
       app.nextAt = performance.now() + pause;
       if (after) {
         if (pause > 0) await sleep(pause);
@@ -269,7 +270,7 @@ function pauseFor(msg) {
 }
 
 /** Apply one message to the picture; may return a step to run after its pause. */
-function handle(msg) {
+function handle(msg, quiet = false) {
   const table = app.table;
   if (!table) return null;
   if (msg.type === "snapshot") {
@@ -292,7 +293,7 @@ function handle(msg) {
   }
   const ev = msg.event;
   applyEvent(table, msg.seq, ev);
-  narrate(table, ev);
+  narrate(table, ev, quiet);
   if (ev.kind === "deal_started") {
     app.ui.sheetFor = null;
     app.ui.seen = new Map();
@@ -324,7 +325,7 @@ function prepareChoice(legal) {
 
 // ------------------------------------------------------------------ narration
 
-function narrate(table, ev) {
+function narrate(table, ev, quiet) {
   const who = (seat) => seatLabel(table, seat);
   const card = (code) => cardName(code, app.lang, app.face);
   let line = null;
@@ -377,9 +378,9 @@ function narrate(table, ev) {
   if (line) {
     app.ui.log.push(line);
     if (app.ui.log.length > 40) app.ui.log.shift();
-    announceLive(line());
+    if (!quiet) announceLive(line());
   }
-  if (announce) {
+  if (announce && !quiet) {
     const key = `${ev.kind}-${table.seq}`;
     app.ui.announce = { key, text: announce };
     setTimeout(() => {
@@ -593,9 +594,13 @@ function onHandKey(e) {
 // ------------------------------------------------------------------ events (DOM)
 
 const ACTIONS = {
-  "quick-start": () => createAndJoin({ deals: 1, ai_level: "basic", name: t("lobby.quickName") }, true),
+  // A game against the AI is private: strangers cannot take an AI seat from the lobby.
+  "quick-start": () => createAndJoin({ deals: 1, ai_level: "basic", name: t("lobby.quickName"), private: true }, true),
   "multi-start": () =>
-    createAndJoin({ deals: Number(app.lobby.multiDeals) || 5, ai_level: "basic", name: t("lobby.quickName") }, true),
+    createAndJoin(
+      { deals: Number(app.lobby.multiDeals) || 5, ai_level: "basic", name: t("lobby.quickName"), private: true },
+      true,
+    ),
   refresh: () => refreshTables(),
   "take-seat": (arg) => {
     const [tableId, seat] = arg.split(":");
