@@ -1,59 +1,75 @@
 """Exact endgame: alpha-beta over the last tricks of a perfect-information deal.
 
-The taker's side maximises the final result per defender (``final_value``,
-in half points), the defence minimises it: the two sides' scores are exact
-opposites, so this is a two-player zero-sum game. A transposition table,
-keyed at trick starts by the hands and what the taker's side has gathered,
-stores bounds; ``minimax`` is the plain search the tests compare it with.
+The taker's side maximises the final result per defender
+(``engine.scoring.taker_result``, in half points), the defence minimises it:
+the two sides' scores are exact opposites, so this is a two-player zero-sum
+game. The search makes and unmakes moves on one engine ``Deal``
+(``engine.tricks.play_card`` / ``undo_play``), so every rule is the engine's;
+the deal is handed back unchanged. A transposition table, keyed at trick
+starts by the hands and what the taker's side has gathered, stores bounds;
+``minimax`` is the plain search the tests compare it with.
 """
 
 from __future__ import annotations
 
+from engine import PETIT, Deal
+from engine.scoring import taker_result
+from engine.tricks import legal_cards, play_card, undo_play
+
 from .cardset import bits
-from .playout import PlayState, final_value
 
 INF = 1 << 30
-Key = tuple[int, int, int, int, int, int, int, int, int]
+Key = tuple[int, int, int, int, int, int, int, int, bool]
 
 
-def solve(state: PlayState, alpha: int = -INF, beta: int = INF) -> int:
-    """The exact value of ``state`` (both sides playing perfectly with open cards)."""
+def solve(deal: Deal, alpha: int = -INF, beta: int = INF) -> int:
+    """The exact value of ``deal`` (both sides playing perfectly with open cards)."""
     table: dict[Key, tuple[int, int]] = {}
-    return _search(state, alpha, beta, table)
+    return _search(deal, alpha, beta, table)
 
 
-def best_moves(state: PlayState) -> dict[int, int]:
+def best_moves(deal: Deal) -> dict[int, int]:
     """The exact value of each legal card of the seat to act."""
     table: dict[Key, tuple[int, int]] = {}
     out = {}
-    for card in bits(state.legal()):
-        child = state.copy()
-        child.play(card)
-        out[card] = _search(child, -INF, INF, table)
+    for card in bits(_legal(deal)):
+        undo = play_card(deal, card)  # type: ignore[arg-type]
+        out[card] = _search(deal, -INF, INF, table)
+        undo_play(deal, undo)
     return out
 
 
-def _key(s: PlayState) -> Key:
-    h = s.hands
+def _legal(deal: Deal) -> int:
+    return legal_cards(deal.hands[deal.to_act], deal.trick)
+
+
+def _key(deal: Deal) -> Key:
+    """Everything the rest of the deal's value depends on, at a trick start.
+
+    The last trick is in the key only for whether it held the Petit: the
+    petit au bout may be decided by trick 17 (R17, a chelem closed by the Excuse).
+    """
+    h = deal.hands
+    last = deal.tricks[-1].cards if deal.tricks else ()
     return (
         h[0],
         h[1],
         h[2],
         h[3],
-        s.leader,
-        s.won[0],
-        s.tricks_won[0],
-        s.excuse_transfer,
-        s.petit_trick,
+        deal.leader,
+        deal.won[0],
+        deal.tricks_won[0],
+        deal.excuse_transfer,
+        PETIT in last,
     )
 
 
-def _search(s: PlayState, alpha: int, beta: int, table: dict[Key, tuple[int, int]]) -> int:
-    if s.n_tricks == 18:
-        return final_value(s)
+def _search(deal: Deal, alpha: int, beta: int, table: dict[Key, tuple[int, int]]) -> int:
+    if deal.is_over:
+        return taker_result(deal)
     key = None
-    if not s.trick:
-        key = _key(s)
+    if not deal.trick:
+        key = _key(deal)
         low, high = table.get(key, (-INF, INF))
         if low >= beta:
             return low
@@ -61,13 +77,12 @@ def _search(s: PlayState, alpha: int, beta: int, table: dict[Key, tuple[int, int
             return high
         alpha, beta = max(alpha, low), min(beta, high)
     window = (alpha, beta)
-    maximizing = s.to_act == s.taker
+    maximizing = deal.to_act == deal.taker
     best = -INF if maximizing else INF
-    legal = s.legal()
-    for card in reversed(bits(legal)):
-        child = s.copy()
-        child.play(card)
-        value = _search(child, alpha, beta, table)
+    for card in reversed(bits(_legal(deal))):
+        undo = play_card(deal, card)  # type: ignore[arg-type]
+        value = _search(deal, alpha, beta, table)
+        undo_play(deal, undo)
         if maximizing:
             best = max(best, value)
             alpha = max(alpha, value)
@@ -92,13 +107,13 @@ def _store(table: dict[Key, tuple[int, int]], key: Key, best: int, window: tuple
     table[key] = (low, high)
 
 
-def minimax(s: PlayState) -> int:
-    """The same value by brute force (no pruning, no table): for tests."""
-    if s.n_tricks == 18:
-        return final_value(s)
+def minimax(deal: Deal) -> int:
+    """The same value by brute force (no pruning, no table, copies): for tests."""
+    if deal.is_over:
+        return taker_result(deal)
     values = []
-    for card in bits(s.legal()):
-        child = s.copy()
-        child.play(card)
+    for card in bits(_legal(deal)):
+        child = deal.copy()
+        play_card(child, card)  # type: ignore[arg-type]
         values.append(minimax(child))
-    return max(values) if s.to_act == s.taker else min(values)
+    return max(values) if deal.to_act == deal.taker else min(values)

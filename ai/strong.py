@@ -4,8 +4,9 @@ Every decision samples the hidden cards consistently with all the seat knows
 (``knowledge``: cards seen, voids and trump caps shown, the public chien and
 discard trumps, shown poignees; bids weigh the sample by rejection: a seat
 that passed rarely holds a prise hand). Each sample becomes engine ``Deal``s
-(``determinize.rebuild``: ``deal_from_hands`` plus the history replayed),
-then a fast ``PlayState`` for search.
+(``determinize.rebuild``: ``deal_from_hands`` plus the history replayed);
+search then plays on copies of that ``Deal`` (``playout.PlayState``) with the
+engine's own ``play_card`` and ``taker_result``.
 
 - Card play: for each sample, every legal card is tried and the deal played
   out by the ``expert`` policy for all four seats; in the last
@@ -34,14 +35,16 @@ import time
 from dataclasses import dataclass
 
 import engine
-from engine import Contract, Phase, TarotError
+from engine import Contract, Deal, Phase, TarotError, poignee_offers
+from engine.cards import mask_of
 from engine.chien import discard_rule
+from engine.scoring import taker_result
 
 from . import basic, expert
 from .cardset import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, bits, mask
 from .determinize import rebuild
 from .knowledge import PILE, Knowledge, knowledge_of
-from .playout import PlayState, final_value, rollout
+from .playout import PlayState, rollout
 from .solver import best_moves
 
 FAST_MS = 40.0
@@ -129,8 +132,8 @@ class StrongBot:
         return max(moves, key=lambda c: (totals[c], -c))
 
     def _values(self, state: PlayState, moves: list[int], rng: random.Random) -> dict[int, int]:
-        if 18 - state.n_tricks <= self.endgame_tricks:
-            return best_moves(state)
+        if 18 - len(state.deal.tricks) <= self.endgame_tricks:
+            return best_moves(state.deal)
         out = {}
         for card in moves:
             child = state.copy()
@@ -175,8 +178,8 @@ class StrongBot:
             hands = k.sample(rng)
             for i, cand in enumerate(candidates):
                 state = _fresh_state(view.seat, view.dealer, hands, view.contract)
-                state.hands[view.seat] = hand & ~cand
-                state.extra = cand
+                state.deal.hands[view.seat] = hand & ~cand
+                state.deal.discard = cand
                 totals[i] += rollout(state, rng)
             done += 1
         best = max(range(len(candidates)), key=lambda i: totals[i])
@@ -199,12 +202,14 @@ def _template(view: engine.View, k: Knowledge, hands: list[int]) -> PlayState | 
 
 
 def _state_of(base: PlayState, view: engine.View, hands: list[int]) -> PlayState:
+    """``base`` with the hidden cards of another sample: the hands, the unseen discard or chien."""
     state = base.copy()
-    state.hands = hands[:4]
+    deal = state.deal
+    deal.hands = hands[:4]
     if view.contract.shows_chien and view.discard is None:
-        state.extra = hands[PILE] | mask(view.discard_trumps)
+        deal.discard = hands[PILE] | mask(view.discard_trumps)
     elif view.contract is Contract.GARDE_SANS:
-        state.extra = hands[PILE]
+        deal.chien = hands[PILE]
     return state
 
 
@@ -235,12 +240,11 @@ def _fits_bid(
 
 
 def _fresh_state(taker: int, dealer: int, hands: list[int], contract: Contract) -> PlayState:
-    state = PlayState()
-    state.hands = hands[:4]
-    state.taker = taker
-    state.leader = state.to_act = (dealer + 1) % 4
-    state.mult = contract.multiplier
-    return state
+    """A deal at its first card: ``hands`` (4 hands + the chien), no chelem, no poignee."""
+    dealt = (hands[0], hands[1], hands[2], hands[3])
+    deal = Deal(dealer, dealt, hands[PILE], hands[:4], Phase.PLAY, taker=taker, contract=contract)
+    deal.leader = deal.to_act = deal.first_bidder
+    return PlayState(deal)
 
 
 def _contract_values(
@@ -254,32 +258,28 @@ def _contract_values(
         hand = hands[seat] | chien
         cards = expert.discard(hand, discard_rule(hand))
         state = _fresh_state(seat, dealer, hands, Contract.PRISE)
-        state.hands[seat] = hand & ~mask(cards)
-        state.extra = mask(cards)
-        _add_poignees(state)
+        state.deal.hands[seat] = hand & ~mask(cards)
+        state.deal.discard = mask(cards)
+        _add_poignees(state.deal)
         rollout(state, rng)
         for contract in shown:
-            state.mult = contract.multiplier
-            out[contract] = 1.5 * final_value(state)
+            state.deal.contract = contract
+            out[contract] = 1.5 * taker_result(state.deal)
     for contract in (Contract.GARDE_SANS, Contract.GARDE_CONTRE):
         if contract in allowed:
             state = _fresh_state(seat, dealer, hands, contract)
-            state.extra = chien if contract is Contract.GARDE_SANS else 0
-            _add_poignees(state)
+            _add_poignees(state.deal)
             out[contract] = 1.5 * rollout(state, rng)
     return out
 
 
-def _add_poignees(state: PlayState) -> None:
-    """Every seat with 10+ trumps shows them (as the expert does)."""
-    for hand in state.hands:
-        n = (hand & TRUMPS).bit_count() + (1 if hand >> 21 & 1 else 0)
-        if n >= 15:
-            state.poignee_halves += 80
-        elif n >= 13:
-            state.poignee_halves += 60
-        elif n >= 10:
-            state.poignee_halves += 40
+def _add_poignees(deal: Deal) -> None:
+    """Every seat shows the highest poignee its hand allows (as the expert does)."""
+    for seat in range(4):
+        if (deal.hands[seat] & TRUMPS).bit_count() >= 9:
+            offers = poignee_offers(deal, seat)
+            if offers:
+                deal.poignees[seat] = mask_of(offers[-1].cards)
 
 
 def _discard_candidates(hand: int, rule: engine.DiscardRule) -> list[int]:

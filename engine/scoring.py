@@ -102,16 +102,10 @@ def score(deal: Deal) -> ScoreSheet:
         raise ValueError("the deal is not over")
     if deal.cancelled:
         return ScoreSheet("cancelled", (0, 0, 0, 0), reason=deal.cancelled)
-    cards = taker_cards(deal)
-    bouts = (cards & BOUTS).bit_count()
-    points2 = half_points(cards) + deal.excuse_transfer
-    target = TARGETS[bouts]
+    bouts, points2, target = _count(deal)
     made = points2 >= 2 * target
-    mult = deal.contract.multiplier
-    contract2 = (50 + abs(points2 - 2 * target)) * mult
-    sign = 1 if made else -1
     bonuses = _bonuses(deal, made)
-    a2 = sign * contract2 + sum(_signed_halves(b) for b in bonuses)
+    a2 = _per_defender_halves(deal, points2, target, bonuses)
     scores = tuple(_number(3 * a2 if s == deal.taker else -a2) for s in range(4))
     return ScoreSheet(
         "played",
@@ -122,12 +116,42 @@ def score(deal: Deal) -> ScoreSheet:
         points=_number(points2),
         target=target,
         made=made,
-        multiplier=mult,
-        contract_score=_number(contract2),
+        multiplier=deal.contract.multiplier,
+        contract_score=_number(_contract_halves(deal, points2, target)),
         per_defender=_number(a2),
         bonuses=tuple(bonuses),
         trick_winners=tuple(t.winner for t in deal.tricks),
     )
+
+
+def taker_result(deal: Deal) -> int:
+    """The taker's result per defender in half points, ``2 * score(deal).per_defender``.
+
+    The fast path for AI search: the same count and bonuses, no sheet. The
+    deal must be over; a cancelled deal is worth 0.
+    """
+    if deal.cancelled:
+        return 0
+    _, points2, target = _count(deal)
+    return _per_defender_halves(deal, points2, target, _bonuses(deal, points2 >= 2 * target))
+
+
+def _count(deal: Deal) -> tuple[int, int, int]:
+    """The taker's bouts, points (half points, R13 transfer included) and target (R15)."""
+    cards = taker_cards(deal)
+    bouts = (cards & BOUTS).bit_count()
+    return bouts, half_points(cards) + deal.excuse_transfer, TARGETS[bouts]
+
+
+def _contract_halves(deal: Deal, points2: int, target: int) -> int:
+    """R16: (25 + the margin) times the multiplier, in half points."""
+    return (50 + abs(points2 - 2 * target)) * deal.contract.multiplier
+
+
+def _per_defender_halves(deal: Deal, points2: int, target: int, bonuses: list[Bonus]) -> int:
+    sign = 1 if points2 >= 2 * target else -1
+    contract2 = _contract_halves(deal, points2, target)
+    return sign * contract2 + sum(_signed_halves(b) for b in bonuses)
 
 
 def _side_name(side: int) -> str:

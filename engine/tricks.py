@@ -4,11 +4,16 @@ and the petit au bout (R17).
 Theory of operation: ``legal_cards`` returns a bitset of the playable cards;
 ``play_card`` moves one card and, when the trick holds four cards, settles it:
 the winner, where the Excuse goes, the 0.5 point it may cost its side, and at
-trick 18 the petit au bout. Nothing here allocates per call beyond small ints,
-because AI search runs this loop millions of times.
+trick 18 the petit au bout. It returns a ``PlayUndo``: what ``undo_play`` needs
+to put the deal back exactly as it was, so that search can make and unmake
+moves on one ``Deal`` instead of copying it. Nothing here allocates per call
+beyond small ints and that record, because AI search runs this loop millions
+of times.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from .cards import (
     CODES,
@@ -99,16 +104,49 @@ def trick_winner_position(trick: list[Card], is_last: bool, excuse_side_swept: b
     return best_position
 
 
-def play_card(deal: Deal, card: Card) -> None:
-    """Move ``card`` from the seat to act into the trick; settle a full trick."""
+class PlayUndo(NamedTuple):
+    """What a card play may change that the finished trick does not record."""
+
+    played_by: int
+    won_taker: int
+    won_defence: int
+    excuse_transfer: int
+
+
+def play_card(deal: Deal, card: Card) -> PlayUndo:
+    """Move ``card`` from the seat to act into the trick; settle a full trick.
+
+    The card must be legal (``legal_cards``); ``game.apply`` checks it first.
+    """
     seat = deal.to_act
+    undo = PlayUndo(deal.played_by, deal.won[0], deal.won[1], deal.excuse_transfer)
     deal.hands[seat] ^= 1 << card
     deal.played_by |= 1 << seat
     deal.trick.append(card)
     if len(deal.trick) < 4:
         deal.to_act = (seat + 1) % 4
-        return
-    _settle_trick(deal)
+    else:
+        _settle_trick(deal)
+    return undo
+
+
+def undo_play(deal: Deal, undo: PlayUndo) -> None:
+    """Take back the last card played, ``undo`` being what its ``play_card`` returned."""
+    if not deal.trick:  # that card completed a trick: reopen it
+        last = deal.tricks.pop()
+        deal.trick = list(last.cards)
+        deal.leader = last.leader
+        deal.tricks_won[deal.side_of(last.winner)] -= 1
+        deal.won[0], deal.won[1] = undo.won_taker, undo.won_defence
+        deal.excuse_transfer = undo.excuse_transfer
+        if deal.phase is Phase.DONE:
+            deal.phase = Phase.PLAY
+            deal.petit_au_bout = -1
+    card = deal.trick.pop()
+    seat = deal.trick_seat(len(deal.trick))
+    deal.hands[seat] |= 1 << card
+    deal.played_by = undo.played_by
+    deal.to_act = seat
 
 
 def _settle_trick(deal: Deal) -> None:
@@ -149,4 +187,11 @@ def _finish(deal: Deal, ended_with_led_excuse: bool) -> None:
     deal.to_act = -1
 
 
-__all__ = ["legal_cards", "play_card", "refuse_play", "trick_winner_position"]
+__all__ = [
+    "PlayUndo",
+    "legal_cards",
+    "play_card",
+    "refuse_play",
+    "trick_winner_position",
+    "undo_play",
+]

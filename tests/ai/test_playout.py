@@ -1,4 +1,4 @@
-"""The search's fast play state scores exactly as the engine does."""
+"""The search's play state is an engine deal: it follows the engine to the same score."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_play_state_follows_the_engine_to_the_same_score() -> None:
             continue
         state = PlayState.from_deal(deal)
         while not deal.is_over:
-            assert deal.hands == state.hands and deal.to_act == state.to_act
+            assert deal.hands == state.deal.hands and deal.to_act == state.deal.to_act
             assert state.legal() & ~deal.hands[deal.to_act] == 0
             action = random_action(deal, rng)
             apply_in_place(deal, action)

@@ -9,7 +9,6 @@ import pytest
 import ai
 from ai.determinize import rebuild
 from ai.knowledge import knowledge_of
-from ai.playout import PlayState
 from ai.solver import best_moves, minimax, solve
 from engine import Deal, Phase, apply_in_place, new_deal, random_action, view
 
@@ -38,12 +37,13 @@ def test_solver_agrees_with_brute_force(tricks_left: int) -> None:
         deal = _deal_at(seed, 72 - 4 * tricks_left + seed % 3)
         if deal is None:
             continue
-        state = PlayState.from_deal(deal)
-        exact = minimax(state)
-        assert solve(state) == exact
-        moves = best_moves(state)
-        best = max(moves.values()) if state.to_act == state.taker else min(moves.values())
+        before = deal.copy()
+        exact = minimax(deal)
+        assert solve(deal) == exact
+        moves = best_moves(deal)
+        best = max(moves.values()) if deal.to_act == deal.taker else min(moves.values())
         assert best == exact
+        assert deal == before  # make and unmake hand the deal back unchanged
         checked += 1
     assert checked >= 5
 
