@@ -160,11 +160,10 @@ const SYMBOLS = {
     '<rect x="45" y="74" width="10" height="14" rx="2" fill="currentColor"/>' +
     '<circle cx="50" cy="92" r="6" fill="currentColor"/></g>',
   "marseille-C":
-    '<g transform="rotate(35 50 50)"><path fill="currentColor" d="M41 97c-2-26-5-56-8-80-1-12 35-12 34 0-3 24-6 54-8 80z"/>' +
-    '<path fill="#fff6e0" opacity=".5" d="M47 20h4l-1 70h-2z"/>' +
-    '<g fill="currentColor"><circle cx="33" cy="30" r="5"/><circle cx="67" cy="42" r="5"/>' +
-    '<circle cx="36" cy="56" r="4.5"/><circle cx="63" cy="70" r="4.5"/></g>' +
-    '<rect x="38" y="84" width="24" height="6" rx="3" fill="currentColor"/></g>',
+    '<g transform="rotate(35 50 50)" fill="currentColor"><rect x="41" y="10" width="18" height="86" rx="8"/>' +
+    '<ellipse cx="50" cy="13" rx="13" ry="11"/>' +
+    '<path d="M58 30l11-5 2 7-12 4zM42 52l-11-5-2 7 12 4zM58 70l10-4 2 7-11 4z"/>' +
+    '<rect x="47" y="24" width="3" height="64" rx="1.5" fill="#fff6e0" opacity=".45"/></g>',
   "marseille-D":
     '<g><circle cx="50" cy="50" r="45" fill="currentColor"/>' +
     '<circle cx="50" cy="50" r="34" fill="none" stroke="#fff6e0" stroke-width="3"/>' +
@@ -202,8 +201,8 @@ export function installSprite(doc = document) {
     '<pattern id="back-pattern" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
     '<rect width="12" height="12" fill="#7a1f2b"/><path d="M0 6h12M6 0v12" stroke="#a8404c" stroke-width="1.4"/>' +
     '<circle cx="6" cy="6" r="1.6" fill="#e8c37a"/></pattern>' +
-    '<linearGradient id="trump-band" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="#f3ecfb"/>' +
-    '<stop offset="1" stop-color="#e1d5f2"/></linearGradient>';
+    '<linearGradient id="trump-band" x1="0" x2="0" y1="0" y2="1"><stop offset="0" stop-color="#4a3a86"/>' +
+    '<stop offset="1" stop-color="#2a1f52"/></linearGradient>';
   const holder = doc.createElement("div");
   holder.innerHTML = `<svg id="card-sprite" aria-hidden="true" style="position:absolute;width:0;height:0;overflow:hidden"><defs>${back}</defs>${symbols}</svg>`;
   doc.body.prepend(holder.firstChild);
@@ -326,25 +325,26 @@ function suitFace(c, face, lang) {
 }
 
 function trumpFace(c) {
-  const ink = "#3b2a6e";
+  const ink = "#33265f";
   const bout = c.n === 1 || c.n === 21;
   const roman = ROMAN[c.n];
-  const size = roman.length > 4 ? 20 : roman.length > 2 ? 25 : 30;
+  const size = roman.length > 4 ? 19 : roman.length > 2 ? 24 : 30;
   return (
     frame("#fbf8ff") +
-    '<rect x="14" y="40" width="72" height="80" rx="6" fill="url(#trump-band)" stroke="#b7a6d6" stroke-width="1"/>' +
+    '<rect x="13" y="34" width="74" height="92" rx="7" fill="url(#trump-band)" stroke="#c9a44c" stroke-width="1.6"/>' +
+    '<rect x="17" y="38" width="66" height="84" rx="5" fill="none" stroke="#c9a44c" stroke-width=".7" stroke-dasharray="2 2"/>' +
     corners(String(c.n), ink, null) +
-    `<text x="50" y="${88 + size / 3}" text-anchor="middle" font-size="${size}" font-weight="700" font-family="Georgia, 'DejaVu Serif', serif" fill="${ink}">${roman}</text>` +
-    (bout ? use("star", 50, 56, 16, "#d9a92a") : use("star", 50, 56, 9, "#b7a6d6"))
+    `<text x="50" y="${92 + size / 3}" text-anchor="middle" font-size="${size}" font-weight="700" font-family="Georgia, 'DejaVu Serif', serif" fill="#f4dc96">${roman}</text>` +
+    (bout ? use("star", 50, 58, 18, "#f4dc96") : use("star", 50, 58, 10, "#b9a6e8"))
   );
 }
 
 function excuseFace() {
-  const ink = "#3b2a6e";
+  const ink = "#33265f";
   return (
     frame("#fbf8ff") +
-    '<circle cx="50" cy="76" r="30" fill="url(#trump-band)" stroke="#b7a6d6"/>' +
-    use("star", 50, 76, 44, "#d9a92a") +
+    '<circle cx="50" cy="74" r="31" fill="url(#trump-band)" stroke="#c9a44c" stroke-width="1.6"/>' +
+    use("star", 50, 74, 42, "#f4dc96") +
     `<text x="50" y="134" text-anchor="middle" font-size="13" font-weight="700" letter-spacing="1" font-family="Georgia, 'DejaVu Serif', serif" fill="${ink}">EXCUSE</text>` +
     use("star", 14, 18, 14, ink) +
     `<g transform="rotate(180 50 80)">${use("star", 14, 18, 14, ink)}</g>`
