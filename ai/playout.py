@@ -19,6 +19,7 @@ from engine.tricks import legal_cards, play_card
 
 from .cardset import EXCUSE, SUIT_MASKS, bits
 from .expert import Table, play
+from .solver import solve
 
 ALL = (1 << 78) - 1
 
@@ -100,10 +101,16 @@ def policy_move(s: PlayState) -> int:
     return play(table_of(s, s.legal()))
 
 
-def rollout(s: PlayState, rng: random.Random, epsilon: float = 0.0) -> int:
-    """Play ``s`` to the end with the expert's policy (``epsilon``: random moves); its value."""
+def rollout(s: PlayState, rng: random.Random, epsilon: float = 0.0, exact_tricks: int = 0) -> int:
+    """Play ``s`` to the end with the expert's policy (``epsilon``: random moves); its value.
+
+    The last ``exact_tricks`` tricks are not played by the policy but solved
+    exactly (``solver.solve``): a better value for more time.
+    """
     deal = s.deal
     while not deal.is_over:
+        if not deal.trick and 18 - len(deal.tricks) <= exact_tricks:
+            return solve(deal)
         legal = s.legal()
         if legal & (legal - 1) == 0:
             card = (legal & -legal).bit_length() - 1

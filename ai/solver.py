@@ -16,9 +16,10 @@ from engine import PETIT, Deal
 from engine.scoring import taker_result
 from engine.tricks import legal_cards, play_card, undo_play
 
-from .cardset import bits
+from .cardset import BOUTS, EXCUSE, HALF_POINTS, bits
 
 INF = 1 << 30
+GROUP = tuple(-1 if c == EXCUSE else 4 if c < EXCUSE else (c - 22) // 14 for c in range(78))
 Key = tuple[int, int, int, int, int, int, int, int, bool]
 
 
@@ -79,7 +80,7 @@ def _search(deal: Deal, alpha: int, beta: int, table: dict[Key, tuple[int, int]]
     window = (alpha, beta)
     maximizing = deal.to_act == deal.taker
     best = -INF if maximizing else INF
-    for card in reversed(bits(_legal(deal))):
+    for card in _distinct_moves(deal):
         undo = play_card(deal, card)  # type: ignore[arg-type]
         value = _search(deal, alpha, beta, table)
         undo_play(deal, undo)
@@ -94,6 +95,36 @@ def _search(deal: Deal, alpha: int, beta: int, table: dict[Key, tuple[int, int]]
     if key is not None:
         _store(table, key, best, window)
     return best
+
+
+def _distinct_moves(deal: Deal) -> list[int]:
+    """The legal cards, highest first, less those equivalent to a higher one kept.
+
+    Two cards of one suit (or two trumps) with the same points, neither a bout,
+    with no card between them left in another hand or on the trick, change
+    nothing when swapped: the lower one is left out (a pure search shortcut).
+    """
+    seat = deal.to_act
+    outside = 0
+    for other in range(4):
+        if other != seat:
+            outside |= deal.hands[other]
+    for played in deal.trick:
+        outside |= 1 << played
+    out: list[int] = []
+    kept = -1
+    for card in reversed(bits(_legal(deal))):
+        if (
+            kept >= 0
+            and GROUP[card] == GROUP[kept]
+            and HALF_POINTS[card] == HALF_POINTS[kept]
+            and not (1 << card | 1 << kept) & BOUTS
+            and not outside >> (card + 1) & ((1 << (kept - card - 1)) - 1)
+        ):
+            continue
+        out.append(card)
+        kept = card
+    return out
 
 
 def _store(table: dict[Key, tuple[int, int]], key: Key, best: int, window: tuple[int, int]) -> None:

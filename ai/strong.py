@@ -14,6 +14,10 @@ engine's own ``play_card`` and ``taker_result``.
   transposition table, ``solver``). The card with the best mean result for
   the seat's side is played. The same samples serve every card (common random
   numbers), so differences between cards are measured precisely.
+- More time must buy a better estimate, not only more samples: at 100 ms the
+  samples already number ~100 and the policy's own errors dominate, so from
+  200 ms each rollout's last 2 tricks, from 350 ms its last 3, are solved
+  exactly (``EXACT_BY_BUDGET``; ``exact_tricks`` overrides it).
 - Bidding: each contract it may bid is played out on the samples (the chien
   taken and discarded by the expert's rule, or left for garde sans / contre);
   it bids the contract with the best mean score if that beats passing (0).
@@ -48,6 +52,8 @@ from .playout import PlayState, rollout
 from .solver import best_moves
 
 FAST_MS = 40.0
+# (budget_ms from which, tricks solved exactly at the end of each card-play rollout)
+EXACT_BY_BUDGET = ((0.0, 0), (200.0, 2), (350.0, 3))
 
 
 @dataclass(slots=True)
@@ -81,6 +87,7 @@ class StrongBot:
     samples: int = 0
     endgame_tricks: int = 3
     bid_factor: float = 2.0
+    exact_tricks: int = -1  # solved at the end of each card-play rollout; -1: by the budget
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.endgame_tricks < 0:
@@ -89,6 +96,13 @@ class StrongBot:
     @property
     def budget(self) -> float:
         return min(self.budget_ms, FAST_MS) if self.fast else self.budget_ms
+
+    @property
+    def rollout_exact(self) -> int:
+        """More time buys a deeper exact end to every rollout (see ``EXACT_BY_BUDGET``)."""
+        if self.exact_tricks >= 0:
+            return self.exact_tricks
+        return max(tricks for ms, tricks in EXACT_BY_BUDGET if self.budget >= ms)
 
     def choose(self, view: engine.View, rng: random.Random) -> engine.Action:
         seat = view.seat
@@ -138,7 +152,7 @@ class StrongBot:
         for card in moves:
             child = state.copy()
             child.play(card)
-            out[card] = rollout(child, rng)
+            out[card] = rollout(child, rng, exact_tricks=self.rollout_exact)
         return out
 
     # Bidding ---------------------------------------------------------------

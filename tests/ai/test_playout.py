@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 
-from ai.playout import PlayState, final_value, rollout
+from ai.playout import PlayState, final_value, policy_move, rollout
+from ai.solver import solve
+from ai.strong import StrongBot
 from engine import Deal, Phase, apply_in_place, new_deal, random_action, score
 
 
@@ -48,3 +50,21 @@ def test_rollout_ends_the_deal() -> None:
     value = rollout(state, random.Random(0))
     assert state.is_over
     assert value == final_value(state)
+
+
+def test_rollout_solves_its_last_tricks_exactly() -> None:
+    for seed in range(6):
+        deal = _into_play(seed, 4 * seed)
+        if deal is None:
+            continue
+        played = PlayState.from_deal(deal)
+        policy = played.copy()
+        while 18 - len(policy.deal.tricks) > 2 or policy.deal.trick:
+            policy.play(policy_move(policy))
+        assert rollout(played, random.Random(0), exact_tricks=2) == solve(policy.deal)
+
+
+def test_more_budget_buys_a_deeper_exact_end() -> None:
+    assert StrongBot(budget_ms=100).rollout_exact == 0
+    assert StrongBot(budget_ms=400).rollout_exact == 3
+    assert StrongBot(budget_ms=400, exact_tricks=1).rollout_exact == 1
