@@ -15,7 +15,8 @@ import argparse
 import json
 import multiprocessing
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="write every deal's five records to this folder")
     p.add_argument("--progress", action="store_true", help="report progress on stderr")
+    p.add_argument(
+        "--max-seconds",
+        type=float,
+        help="stop once this many seconds have passed; the figures cover the deals done",
+    )
     p.set_defaults(run=run)
 
 
@@ -43,7 +49,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def _results(a: BotSpec, b: BotSpec, args: argparse.Namespace) -> Iterator[DealResult]:
+def _results(a: BotSpec, b: BotSpec, args: argparse.Namespace) -> Generator[DealResult, None, None]:
     jobs = [(a, b, i, args.seed) for i in range(args.deals)]
     if args.workers == 1:
         yield from (play_duplicate(*job) for job in jobs)
@@ -71,13 +77,21 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     summary = Summary(str(a), str(b))
-    for done, result in enumerate(_results(a, b, args), 1):
+    start = time.monotonic()
+    results = _results(a, b, args)
+    for done, result in enumerate(results, 1):
         summary.add(result)
         if args.out:
             _write(args.out, result)
         if args.progress and (done % 10 == 0 or done == args.deals):
             mean = sum(summary.margins) / done
-            print(f"{done}/{args.deals} deals, margin {mean:+.2f}", file=sys.stderr)
+            print(
+                f"{done}/{args.deals} deals, margin {mean:+.2f}, illegal {summary.illegal}",
+                file=sys.stderr,
+            )
+        if args.max_seconds is not None and time.monotonic() - start > args.max_seconds:
+            break
+    results.close()  # stops the pool when --max-seconds ended the match early
     figures = summary.to_json(args.seed)
     print(json.dumps(figures) if args.json else render(figures))
     return 1 if figures["illegal"] else 0

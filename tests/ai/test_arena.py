@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from ai.arena import BotSpec, Summary, bootstrap_ci, percentile, play_duplicate
+from cli.main import main
 
 
 def test_random_against_itself_has_an_interval_covering_zero() -> None:
@@ -68,3 +70,12 @@ def test_bot_spec_parses_options_and_refuses_unknown_levels() -> None:
         BotSpec.parse("wizard")
     with pytest.raises(ValueError):
         BotSpec.parse("basic:budget_ms")
+
+
+def test_max_seconds_ends_a_match_early_with_the_deals_done(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["arena", "basic", "random", "--deals", "1000", "--max-seconds", "0", "--json"]
+    assert main(argv) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["deals"] == 1 and figures["illegal"] == 0
