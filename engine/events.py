@@ -16,6 +16,7 @@ from .declarations import PoigneeLevel
 from .game import apply
 from .scoring import ScoreSheet, score
 from .state import Deal, Phase, Trick
+from .views import trick_points
 
 PUBLIC = None
 
@@ -103,6 +104,7 @@ class CardPlayed:
 class TrickTaken:
     number: int  # 1-18
     trick: Trick
+    points: tuple[float, float]  # card points in tricks so far: taker's side, defence (R13)
     audience = PUBLIC
 
 
@@ -164,7 +166,7 @@ def step(deal: Deal, action: Action) -> tuple[Deal, list[Event]]:
     elif isinstance(action, Play):
         events.append(CardPlayed(action.seat, action.card))
         if len(after.tricks) > len(deal.tricks):
-            events.append(TrickTaken(len(after.tricks), after.tricks[-1]))
+            events.append(TrickTaken(len(after.tricks), after.tricks[-1], trick_points(after)))
         if after.phase is Phase.DONE:
             events.append(DealScored(score(after)))
     return after, events

@@ -54,7 +54,7 @@ def view(deal: Deal, seat: int | None) -> View:
     tricks_won = [0, 0, 0, 0]
     for trick in deal.tricks:
         tricks_won[trick.winner] += 1
-    points = _trick_points(deal)
+    points = trick_points(deal)
     done = deal.phase is Phase.DONE
     return View(
         seat=seat,
@@ -87,7 +87,7 @@ def view(deal: Deal, seat: int | None) -> View:
     )
 
 
-def _trick_points(deal: Deal) -> tuple[float, float]:
+def trick_points(deal: Deal) -> tuple[float, float]:
     """Card points won in tricks so far by each side, the Excuse's 0.5 included (R13)."""
     if deal.taker < 0:
         return (0.0, 0.0)

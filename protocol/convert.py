@@ -111,9 +111,13 @@ def event_model(event: engine.Event) -> m.Model:
             return m.PoigneeEvent(seat=seat, level=level_code(level), cards=codes(cards))
         case ev.CardPlayed(seat=seat, card=card):
             return m.CardEvent(seat=seat, card=engine.CODES[card])
-        case ev.TrickTaken(number=number, trick=trick):
+        case ev.TrickTaken(number=number, trick=trick, points=points):
             return m.TrickEvent(
-                number=number, leader=trick.leader, cards=codes(trick.cards), winner=trick.winner
+                number=number,
+                leader=trick.leader,
+                cards=codes(trick.cards),
+                winner=trick.winner,
+                points=list(points),
             )
         case ev.DealCancelled(reason=reason):
             return m.CancelledEvent(reason=reason)  # type: ignore[arg-type]

@@ -290,6 +290,7 @@ class TrickEvent(Model):
     leader: Seat
     cards: list[CardCode]
     winner: Seat
+    points: list[float]  # card points in tricks so far: [taker's side, defence], Excuse included
 
 
 class TurnEvent(Model):

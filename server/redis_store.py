@@ -51,7 +51,8 @@ FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 DAY_MS = 24 * 3600 * 1000
 
 # KEYS: state, events. ARGV: version, commit id, data, seq, ttl ms, log limit,
-# channel, then (seq, event JSON) pairs. Returns 1 (done) or 0 (stale).
+# channel, then (seq, event JSON) pairs. Returns 1 (done) or 0 (stale). The update
+# published is the version, the data and each event, one a line.
 COMMIT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
 local version = tonumber(ARGV[1])
@@ -64,7 +65,7 @@ end
 redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
            'commit', ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-local parts = {ARGV[3]}
+local parts = {ARGV[1], ARGV[3]}
 for i = 8, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
   parts[#parts + 1] = ARGV[i + 1]
@@ -233,6 +234,7 @@ class RedisStore:
         done = await self.call(lambda: self._commit(keys=script_keys, args=args))
         if not done:
             raise StaleVersion(f"table {table_id} changed")
+        self.updates.committed(table_id, table.version)
 
     def _ttl(self, table: TableData) -> int:
         return self.finished_ttl_ms if table.status == "finished" else self.idle_ttl_ms

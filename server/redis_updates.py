@@ -40,9 +40,14 @@ FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 CONFIRM_SECONDS = 2.0
 
 
+def update_version(payload: bytes) -> int:
+    """The version an update brings, read before any parsing (its first line)."""
+    return int(payload[: payload.index(b"\n")])
+
+
 def decode_update(payload: bytes) -> Update:
-    """An update as published by the commit script: data, then one event a line."""
-    table, *events = payload.split(b"\n")
+    """An update as published by the commit script: version, data, then one event a line."""
+    _, table, *events = payload.split(b"\n")
     return Update(
         TableData.model_validate_json(table), [StoredEvent.model_validate_json(e) for e in events]
     )
@@ -87,6 +92,13 @@ class Updates:
         self._broken = asyncio.Event()
         self._supervisor: asyncio.Task[None] | None = None
         self.reconnects = 0
+        # The newest version each table is known to have here: this node's own commits
+        # come back over pub/sub too, and are dropped without parsing the table's JSON.
+        self.known: dict[str, int] = {}
+
+    def committed(self, table_id: str, version: int) -> None:
+        if version > self.known.get(table_id, -1):
+            self.known[table_id] = version
 
     def start(self) -> None:
         self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
@@ -181,11 +193,16 @@ class Updates:
             if confirmed is not None and not confirmed.done():
                 confirmed.set_result(None)
         elif kind == "smessage" and isinstance(channel, bytes):
-            listeners = self.listeners.get(keys.table_of_channel(channel.decode()))
+            table_id = keys.table_of_channel(channel.decode())
+            listeners = self.listeners.get(table_id)
             if not listeners:
                 return
             try:
+                version = update_version(message["data"])
+                if version <= self.known.get(table_id, -1):
+                    return
                 update = decode_update(message["data"])
+                self.committed(table_id, version)
             except ValueError:
                 log.exception("an update that does not parse on %s", channel.decode())
                 return

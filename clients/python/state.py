@@ -7,8 +7,8 @@ snapshot would say); ``your_turn`` adds what the seat may do now.
 
 No rule of the game is written here. What an event means for the view is the
 protocol's (the chien joins the taker's hand, a card leaves its player's);
-card points won in tricks are counted by the engine itself, replaying each
-public trick (``engine`` owns the Excuse's rules, R13 and R14).
+card points won in tricks come with each ``trick`` event (the server's engine
+applies the Excuse's rules, R13 and R14).
 """
 
 from __future__ import annotations
@@ -83,7 +83,6 @@ class TableState:
     over: bool = False
     missed: int = 0  # gaps seen in the numbering (the server guarantees none)
     behind: bool = False  # a gap was seen: events are missing until a resume
-    _public: engine.Deal | None = None  # the public tricks, replayed by the engine
 
     @property
     def is_my_turn(self) -> bool:
@@ -121,7 +120,6 @@ class TableState:
         self.over = snapshot.table.status == "finished"
         self.turn = None
         self.behind = False
-        self._public = None
 
     def _event(self, seq: int, event: Any) -> bool:
         if seq <= self.seq:
@@ -139,7 +137,6 @@ class TableState:
         self._table_event(event)
         if isinstance(event, m.DealStartedEvent):
             self.view = fresh_view(self.seat, event.deal_number, event.dealer)
-            self._public = None
         elif self.view is not None:
             self.view = self._next_view(self.view, event)
         return True
@@ -237,9 +234,7 @@ class TableState:
         )
 
     def _trick(self, view: m.SeatView, event: m.TrickEvent) -> m.SeatView:
-        if self._public is None:
-            self._public = public_play(view)
-        points = settle(self._public, event.leader, event.cards)
+        points = list(event.points)
         done = m.TrickInfo(leader=event.leader, cards=event.cards, winner=event.winner)
         won = list(view.tricks_won)
         won[event.winner] += 1
@@ -263,33 +258,3 @@ def _without(hand: list[str], cards: list[str]) -> list[str]:
 
 def _by_seat(info: m.PoigneeInfo) -> int:
     return info.seat
-
-
-# ------------------------------------------------------------ card points, by the engine
-
-
-def public_play(view: m.SeatView) -> engine.Deal:
-    """An engine deal holding only the public play of ``view``: its finished tricks."""
-    deal = engine.Deal(
-        dealer=view.dealer,
-        dealt=(0, 0, 0, 0),
-        chien=0,
-        hands=[0, 0, 0, 0],
-        phase=engine.Phase.PLAY,
-        taker=view.taker if view.taker is not None else -1,
-        contract=engine.Contract.from_code(view.contract or "pass"),
-    )
-    for trick in view.tricks:
-        settle(deal, trick.leader, trick.cards)
-    return deal
-
-
-def settle(deal: engine.Deal, leader: int, cards: list[str]) -> list[float]:
-    """Let the engine play one public trick; return the card points won so far by side."""
-    deal.phase, deal.leader, deal.to_act, deal.trick = engine.Phase.PLAY, leader, leader, []
-    for position, code in enumerate(cards):
-        seat, card = (leader + position) % 4, engine.parse_card(code)
-        deal.hands[seat] = 1 << card  # a one-card hand: the card is always legal
-        engine.apply_in_place(deal, engine.Play(seat, card))
-    deal.phase = engine.Phase.PLAY  # keep ``view`` from scoring this partial deal
-    return list(engine.view(deal, None).points)
