@@ -24,8 +24,12 @@ Card play, from ``knowledge`` (cards played, voids shown, trump caps):
 - lead: the taker draws trumps with high trumps while it holds more than the
   defence, brings the Petit home once it is master, then plays its masters
   and long suits; a defender leads masters, then suits the taker still
-  follows (so as not to feed his trumps), preferring short ones, and hunts the
-  Petit with trumps when the taker may hold it and trumps are running out;
+  follows (so as not to feed his trumps), preferring short ones; it does not
+  lead trumps to hunt the Petit (that spent the defence's last trumps and let
+  the taker bring it home: petit au bout lost 306 / won 218 over 2000 deals
+  against basic, 275 / 275 without the hunt, margin +12.2 -> +12.4);
+- the Petit is kept for the last trick once nobody of the other side can
+  still hold a trump (the petit au bout is then sure);
 - the Excuse saves a valuable card on a lost trick, and is never kept for the
   last trick (R14).
 Poignee: always shown (default subset, the highest level). Chelem: only with
@@ -206,9 +210,18 @@ def play(t: Table) -> int:
     if legal & EXCUSE_BIT and _excuse_now(t):
         return EXCUSE
     options = legal & ~EXCUSE_BIT
+    if options & PETIT_BIT and options != PETIT_BIT and _petit_sure_au_bout(t):
+        options &= ~PETIT_BIT  # keep it for the last trick: the petit au bout is sure
     if not t.trick or t.trick == [EXCUSE]:
         return lead(t, options)
     return follow(t, options)
+
+
+def _petit_sure_au_bout(t: Table) -> bool:
+    """Nobody of the other side can still hold a trump: the Petit wins the last trick."""
+    if not t.unseen & TRUMPS:
+        return True
+    return all(t.voids[p] >> 4 & 1 for p in range(4) if not t.same_side(p))
 
 
 def _excuse_now(t: Table) -> bool:
@@ -370,10 +383,6 @@ def _lead_defence(t: Table, options: int) -> int:
     masters = [c for c in bits(plain) if _is_master(t, c) and not taker_voids >> _suit(c) & 1]
     if masters:
         return max(masters, key=lambda c: HALF_POINTS[c])
-    trumps = options & TRUMPS & ~PETIT_BIT
-    petit_out = bool(t.unseen & PETIT_BIT) and not taker_voids >> 4 & 1
-    if petit_out and trumps and _outside_trumps(t) <= 6:
-        return highest(trumps)
     followed = [s for s in range(4) if plain & SUIT_MASKS[s] and not taker_voids >> s & 1]
     if followed:
         s = min(followed, key=lambda s: ((plain & SUIT_MASKS[s]).bit_count(), s))

@@ -8,6 +8,8 @@ import pytest
 
 import ai
 import engine
+from ai.cardset import PETIT, TRUMPS
+from ai.expert import Table, play
 from engine import apply_in_place, new_deal, view
 
 
@@ -38,3 +40,12 @@ def test_make_bot_knows_every_level() -> None:
 def test_make_bot_rejects_unknown_level() -> None:
     with pytest.raises(ValueError, match="unknown bot level"):
         ai.make_bot("grandmaster")
+
+
+def test_expert_keeps_the_petit_for_the_last_trick_when_it_is_sure_to_win_it() -> None:
+    # Seat 0, the taker, leads with T1 KS QS; no trump is left outside its hand.
+    hand = 1 << PETIT | 1 << 35 | 1 << 34
+    table = Table(0, 0, hand, hand, [], 0, (1 << 36) - 1 & ~TRUMPS & ~hand, [16, 16, 16, 16])
+    assert play(table) != PETIT
+    last_two = 1 << PETIT | 1 << 35
+    assert play(Table(0, 0, last_two, last_two, [], 0, 0, [16, 16, 16, 16])) == 35
