@@ -47,6 +47,7 @@ const app = {
   receivedSeq: 0,
   replaced: false,
   focusTurn: false,
+  keyboardUser: false,
   lobby: {
     elsewhere: null,
     tables: [],
@@ -937,6 +938,7 @@ function renderTable() {
 /** A new turn: bring the keyboard focus to it, unless the player is busy elsewhere. */
 function focusTurn() {
   app.focusTurn = false;
+  if (!app.keyboardUser) return; // a mouse or touch player keeps the page as it is
   const active = document.activeElement;
   const idle = !active || active === document.body || active.closest("#hand, #prompt, #centre, #seats");
   if (!idle || document.querySelector(".overlay")) return;
@@ -1003,7 +1005,13 @@ function boot() {
   document.addEventListener("change", onChange);
   document.addEventListener("input", onInput);
   document.addEventListener("submit", onSubmit);
+  document.addEventListener("pointerdown", () => {
+    app.keyboardUser = false;
+  });
   document.addEventListener("keydown", (e) => {
+    if (["Tab", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " "].includes(e.key)) {
+      app.keyboardUser = true;
+    }
     if (e.key === "Escape" && app.ui.sheetFor !== null) {
       app.ui.sheetFor = null;
       renderTable();

@@ -39,14 +39,6 @@ export function isKing(code) {
   return code.length === 2 && code[0] === "K";
 }
 
-/** Card points in half points (for display of the points won so far). */
-export function halfPoints(code) {
-  if (isBout(code) || isKing(code)) return 9;
-  const c = parse(code);
-  if (c.kind !== "suit") return 1;
-  return { Q: 7, N: 5, J: 3 }[c.rank] || 1;
-}
-
 // ------------------------------------------------------------------ names
 
 const NAMES = {

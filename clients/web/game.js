@@ -2,7 +2,7 @@
 // a snapshot (SeatView + TableSummary) and then the numbered events, in order.
 // Display only: which moves are legal always comes from `your_turn.legal`.
 
-import { halfPoints, isTrump } from "./cards.js";
+import { isTrump } from "./cards.js";
 
 function emptySeats() {
   return [0, 1, 2, 3].map((seat) => ({ seat, occupant: "empty", name: "", connected: false }));
@@ -104,35 +104,6 @@ export function applySnapshot(table, snap) {
   return table;
 }
 
-function sideOf(deal, seat) {
-  return seat === deal.taker ? 0 : 1;
-}
-
-/** Add a finished trick's card points to the running totals (R13, R14, R15; display only). */
-function countTrick(deal, trick, number) {
-  if (deal.taker === null) return;
-  const halves = [0, 0];
-  const winnerSide = sideOf(deal, trick.winner);
-  trick.cards.forEach((card, i) => {
-    const player = (trick.leader + i) % 4;
-    const own = sideOf(deal, player);
-    if (card !== "EX") {
-      halves[winnerSide] += halfPoints(card);
-    } else if (number < 18) {
-      halves[own] += halfPoints(card);
-      if (own !== winnerSide) {
-        halves[own] -= 1;
-        halves[winnerSide] += 1;
-      }
-    } else if (i === 0 && own === winnerSide) {
-      halves[own] += halfPoints(card);
-    } else {
-      halves[1 - own] += halfPoints(card);
-    }
-  });
-  deal.points = [deal.points[0] + halves[0] / 2, deal.points[1] + halves[1] / 2];
-}
-
 function removeCards(hand, cards) {
   const gone = new Set(cards);
   return hand.filter((c) => !gone.has(c));
@@ -220,7 +191,7 @@ const HANDLERS = {
     d.trick = trick;
     d.tricks.push(trick);
     d.tricksWon[ev.winner] += 1;
-    countTrick(d, trick, ev.number);
+    if (Array.isArray(ev.points)) d.points = [...ev.points]; // the server's count (R13-R15)
   },
   turn(table, d, ev) {
     if (d) {

@@ -25,6 +25,7 @@ HAND_CARDS = """els => els.map(e => ({
     label: e.getAttribute('aria-label') || '',
     title: e.getAttribute('title') || '',
 }))"""
+FAILURES = Path(__file__).resolve().parents[2] / "test-artifacts"
 # Cards overlap in the hand: click the strip of each card that stays visible.
 CARD_SPOT = {"x": 6, "y": 44}
 
@@ -281,7 +282,18 @@ class Player:
                 keyboard = False
             if did is None:
                 await asyncio.sleep(0.05)
-        raise AssertionError(f"no {done!r} within {timeout}s; last frames: {self.frames[-5:]}")
+        state = await self.page.evaluate(
+            """() => { const a = window.cardavia.app; return {
+                legal: a.table && a.table.legal, pending: a.ui.pending, queue: a.queue.length,
+                pumping: a.pumping, conn: a.conn, seq: a.table && a.table.seq,
+                hand: document.querySelector('#hand')?.innerText,
+                prompt: document.querySelector('#prompt')?.innerText,
+            }; }"""
+        )
+        await self.page.screenshot(path=str(FAILURES / f"stuck-{int(time.time())}.png"))
+        raise AssertionError(
+            f"no {done!r} within {timeout}s; page: {state}; last frames: {self.frames[-5:]}"
+        )
 
     async def sheet_fields(self) -> dict[str, str]:
         """The score sheet on screen, by field."""
