@@ -682,6 +682,18 @@ const ACTIONS = {
     renderTable();
   },
   "play-again": () => playAgain(),
+  "save-record": (arg) => {
+    const record = app.table?.records[arg];
+    if (!record) return;
+    const blob = new Blob([`${JSON.stringify(record, null, 2)}\n`], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `cardavia-${app.table.tableId}-deal-${arg}.json`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  },
   "take-back": () => {
     app.replaced = false;
     app.net.connect();

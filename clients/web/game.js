@@ -27,6 +27,7 @@ export function newTable(tableId = null, mySeat = null) {
     deadline: null,
     history: [], // [{deal_number, sheet, totals}] of the deals seen here
     record: null,
+    records: {}, // deal number -> its tarot-record/1, to save
     over: false,
     ready: false, // I asked for the next deal
   };
@@ -219,6 +220,7 @@ const HANDLERS = {
   },
   record(table, _d, ev) {
     table.record = ev.record;
+    table.records[ev.deal_number] = ev.record;
   },
   table_over(table, _d, ev) {
     table.over = true;

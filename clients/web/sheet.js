@@ -99,6 +99,11 @@ export function sheetHTML(table, entry) {
         : `<button type="button" class="btn primary" data-action="next-deal" data-key="next-deal">${esc(t("sheet.next"))}</button>`,
     );
   }
+  if (table.records[entry.deal_number]) {
+    buttons.push(
+      `<button type="button" class="btn" data-action="save-record" data-arg="${entry.deal_number}" title="tarot-record/1">${esc(t("sheet.save"))}</button>`,
+    );
+  }
   buttons.push(`<button type="button" class="btn" data-action="close-sheet">${esc(t("sheet.close"))}</button>`);
   const title = table.over && latest ? t("sheet.gameOver") : t("sheet.title");
   return (

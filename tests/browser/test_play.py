@@ -115,6 +115,13 @@ async def test_a_whole_deal_against_three_ai_by_clicking(
     assert record["chien"] == chien
     assert record["bids"][3] == "garde"  # dealer 0: seat 0 bids fourth
     assert cards_of_seat(record, sheet["trick_winners"], 0) == player.played.cards
+    async with player.page.expect_download() as download_info:
+        await player.page.click(".sheet [data-action=save-record]")
+    download = await download_info.value
+    number_ = player.events("record")[-1]["deal_number"]
+    assert download.suggested_filename.endswith(f"-deal-{number_}.json")
+    saved = await download.path()
+    assert json.loads(Path(saved).read_text()) == record
     if player.played.poignee:
         assert sorted(record["poignees"]["0"]) == sorted(player.played.poignee)
         assert sorted(player.events("poignee")[0]["cards"]) == sorted(player.played.poignee)
