@@ -90,7 +90,9 @@ export function sheetHTML(table, entry) {
   const latest = table.history.length && table.history[table.history.length - 1] === entry;
   const buttons = [];
   if (latest && table.over) {
-    buttons.push(`<button type="button" class="btn primary" data-action="play-again">${esc(t("sheet.playAgain"))}</button>`);
+    if (table.seat !== null) {
+      buttons.push(`<button type="button" class="btn primary" data-action="play-again">${esc(t("sheet.playAgain"))}</button>`);
+    }
     buttons.push(`<button type="button" class="btn" data-action="leave">${esc(t("sheet.lobby"))}</button>`);
   } else if (latest && table.seat !== null && table.deal && table.deal.phase === "done" && !table.deal.cancelled) {
     buttons.push(
