@@ -284,6 +284,19 @@ def test_frame_of_exactly_64_kib_is_decoded(codec: Codec) -> None:
     assert refusal(codec, frame).code == "invalid_message"
 
 
+def test_text_frame_limit_counts_utf8_bytes_not_characters() -> None:
+    # 40000 characters, 80002 bytes: too large although under 65536 characters.
+    frame = '"' + "\u00e9" * 40000 + '"'
+    assert len(frame) < MAX_FRAME_BYTES < len(frame.encode())
+    error = refusal(JSON, frame)
+    assert error.code == "frame_too_large"
+    assert error.message == "frame of 80002 bytes, limit 65536"
+    # Exactly 65536 bytes of 2-byte characters is read (then refused for its content).
+    at_limit = '"' + "\u00e9" * ((MAX_FRAME_BYTES - 2) // 2) + '"'
+    assert len(at_limit.encode()) == MAX_FRAME_BYTES
+    assert refusal(JSON, at_limit).code == "bad_frame"
+
+
 def test_oversized_frame_is_refused_before_it_is_parsed() -> None:
     assert refusal(JSON, "{" * (MAX_FRAME_BYTES + 1)).code == "frame_too_large"
     assert refusal(MSGPACK, b"\xc1" * (MAX_FRAME_BYTES + 1)).code == "frame_too_large"

@@ -269,6 +269,46 @@ def test_the_doc_states_the_server_defaults() -> None:
     assert f"{settings.ai_pause_seconds:g} s by default" in text
     assert f"the last {EVENT_LOG_LIMIT} events" in text
     assert MAX_WS_MESSAGE == 1024 * 1024 and "larger than **1 MiB**" in text
+    assert f"({settings.rate_burst // 2} messages in hand" in text  # strikes forgiven
+    assert f"drain time, {settings.drain_seconds:g} s by default" in text
+
+
+def test_the_doc_states_the_subprotocol_choice() -> None:
+    from server.app import choose_subprotocol
+
+    def chosen(*offered: str) -> str | None:
+        return choose_subprotocol(None, list(offered))  # type: ignore[arg-type]
+
+    assert chosen() is None  # no header: JSON
+    assert chosen("chat") is None
+    assert chosen(JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL) == JSON_SUBPROTOCOL
+    assert chosen(MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL) == MSGPACK_SUBPROTOCOL
+    text = flat(TEXT)
+    assert "offers **no subprotocol at all** is accepted and speaks **JSON**" in text
+    assert "first of the client's offers that it speaks" in text
+
+
+def test_trick_events_and_views_agree_on_points() -> None:
+    """A snapshot's ``points`` is the ``points`` of its deal's last trick event."""
+    tricks = [
+        (d["table_id"], d["seq"], d["event"]["number"], d["event"]["points"])
+        for d in of_kind("server")
+        if d["type"] == "event" and d["event"]["kind"] == "trick"
+    ]
+    checked = 0
+    for d in of_kind("server"):
+        view = d.get("view") if d["type"] == "snapshot" else None
+        if not view or not view["tricks"]:
+            continue
+        last = [
+            (seq, points)
+            for table, seq, number, points in tricks
+            if table == d["table_id"] and seq <= d["seq"] and number == len(view["tricks"])
+        ]
+        if last:
+            assert view["points"] == max(last)[1], d["seq"]
+            checked += 1
+    assert checked >= 1
 
 
 @pytest.mark.parametrize("field", list(m.TableOptions.model_fields))

@@ -84,3 +84,15 @@ def test_every_object_refuses_unknown_fields(schema: dict[str, Any], side: str) 
 def test_card_codes_carry_their_pattern(schema: dict[str, Any]) -> None:
     card = schema["client_messages"]["$defs"]["PlayAction"]["properties"]["card"]
     assert card["pattern"] == "^(T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[JNQK])[SHDC])$"
+
+
+@pytest.mark.parametrize("side", ["client_messages", "server_messages"])
+def test_type_and_kind_are_required(schema: dict[str, Any], side: str) -> None:
+    # The models give the tag a default; the schema still requires it on the wire.
+    tagged = 0
+    for name, definition in schema[side]["$defs"].items():
+        for tag in ("type", "kind"):
+            if "const" in definition.get("properties", {}).get(tag, {}):
+                assert tag in definition.get("required", []), f"{name}.{tag}"
+                tagged += 1
+    assert tagged >= (16 if side == "client_messages" else 30)
