@@ -1,6 +1,7 @@
 // The "Full rules" page in English (the seed page, verbatim), Dutch and French
 // (faithful translations), followed by the table's exact rulings (RULES.md, R1-R20).
 
+import { cardSVG } from "./cards.js";
 import { esc } from "./dom.js";
 
 const RULES = {
@@ -210,6 +211,17 @@ const RULES = {
   },
 };
 
+const BOUTS =
+  '<div class="rule-cards" aria-hidden="true">' +
+  [
+    ["T1", "Le Bateleur"],
+    ["T21", "Le Monde"],
+    ["EX", "Le Mat"],
+  ]
+    .map(([code, name]) => `<figure><span class="card">${cardSVG(code)}</span><figcaption>${name}</figcaption></figure>`)
+    .join("") +
+  "</div>";
+
 /** "Garde ×2" never breaks between the name and its multiplier. */
 function keepTogether(text) {
   return text.replace(/ ×(\d)/g, "\u00a0×$1");
@@ -220,8 +232,10 @@ export function rulesHTML(lang) {
   const r = RULES[lang] || RULES.en;
   const sections = r.sections
     .map(
-      ([title, ...items]) =>
-        `<li class="rule-section"><h3>${esc(title)}</h3><ul>${items.map((i) => `<li>${esc(keepTogether(i))}</li>`).join("")}</ul></li>`,
+      ([title, ...items], i) =>
+        `<li class="rule-section"><h3>${esc(title)}</h3><ul>${items.map((x) => `<li>${esc(keepTogether(x))}</li>`).join("")}</ul>` +
+        (i === 0 ? BOUTS : "") +
+        "</li>",
     )
     .join("");
   return (
