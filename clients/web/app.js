@@ -148,7 +148,6 @@ function resume(session) {
   if (!same) {
     app.table = newTable(session.table_id, session.seat);
     app.table.summary.options = session.options || {};
-    app.table.summary.status = "playing";
     app.queue = [];
     app.receivedSeq = 0;
     app.ui = freshUi();

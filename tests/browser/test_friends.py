@@ -118,3 +118,22 @@ async def test_a_private_table_is_joined_with_its_invitation_link(
     await toast.wait_for(state="visible")
     assert "private" in (await toast.inner_text()).lower()
     assert await eve.page.locator("[data-action=quick-start]").count() == 1
+
+
+@pytest.mark.timeout(60)
+async def test_a_reload_in_the_waiting_room_keeps_the_seat_and_the_invitation(
+    new_player: NewPlayer,
+) -> None:
+    alice = await new_player()
+    await alice.open()
+    await alice.page.check("#create-form [name=private]")
+    await alice.page.click("#create-form [type=submit]")
+    link = alice.page.locator("#invite-link")
+    await link.wait_for()
+    before = await link.input_value()
+    await alice.page.reload()
+    await alice.page.wait_for_selector("#centre .waiting-msg")
+    assert await link.input_value() == before
+    await alice.page.click("#prompt [data-action=start]")
+    await alice.page.wait_for_selector("#prompt [data-action=bid], #seats .seat.active")
+    assert not alice.errors
