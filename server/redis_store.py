@@ -38,7 +38,7 @@ from redis.retry import Retry
 
 from . import keys
 from .redis_updates import Updates
-from .store import EVENT_LOG_LIMIT, Listener, StaleVersion, StoreUnavailable
+from .store import EVENT_LOG_LIMIT, Listener, StaleVersion, StoreUnavailable, Update
 from .tabledata import StoredEvent, TableData
 
 if TYPE_CHECKING:
@@ -234,7 +234,7 @@ class RedisStore:
         done = await self.call(lambda: self._commit(keys=script_keys, args=args))
         if not done:
             raise StaleVersion(f"table {table_id} changed")
-        self.updates.committed(table_id, table.version)
+        self.updates.deliver_own(Update(table, events))
 
     def _ttl(self, table: TableData) -> int:
         return self.finished_ttl_ms if table.status == "finished" else self.idle_ttl_ms

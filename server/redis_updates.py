@@ -100,6 +100,14 @@ class Updates:
         if version > self.known.get(table_id, -1):
             self.known[table_id] = version
 
+    def deliver_own(self, update: Update) -> None:
+        """This node's own commit, to its listeners at once (its echo is then dropped)."""
+        table_id = update.table.table_id
+        self.committed(table_id, update.table.version)
+        listeners = self.listeners.get(table_id)
+        if listeners:
+            self._dispatch(list(listeners), update)
+
     def start(self) -> None:
         self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
 
