@@ -194,11 +194,11 @@ class Connection:
                 raise tr.TableRefused("bad_token", "the seat token is unknown") from e
             raise
         seat = tr.seat_of_token(runtime.data, token)
-        if self.table is not None:
-            self.table.unsubscribe(self)
         # The seat's session grows: an older connection of the seat, on any node, is
         # told it was replaced (TableRuntime.apply_update).
         change = await runtime.transact(lambda d, s: tr.present(d, s, seat))
+        if self.table is not None:  # a spectator taking a seat stops watching
+            self.table.unsubscribe(self)
         self.table, self.seat, self.session = runtime, seat, change.result
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
         await runtime.follow(self, last_seq)
@@ -223,10 +223,11 @@ class Connection:
         if self.table is None:
             raise tr.TableRefused("not_seated", "this connection follows no table")
         runtime, seat = self.table, self.seat
+        if seat is not None:
+            # Commit first: if the store refuses, the seat and its events stay ours.
+            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
         runtime.unsubscribe(self)
         self.table, self.seat = None, None
-        if seat is not None:
-            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
         self.send(m.Left(table_id=runtime.table_id))
 
     async def _gone(self) -> None:
