@@ -12,10 +12,12 @@ Messages and their fields are the protocol's models (``protocol.models``);
 docs/CLIENTS.md walks through the library and writing a bot.
 """
 
+from protocol.convert import engine_view
+
 from .bot import Bot, play_table
 from .client import Action, Client
 from .connection import CodecName, Connection
-from .enginebot import EngineBot, engine_view
+from .enginebot import EngineBot
 from .errors import ClientError, ConnectionLost, Disconnected, ServerError
 from .state import TableState
 
