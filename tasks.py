@@ -44,13 +44,21 @@ def ensure_venv() -> None:
     want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text() == want and PYTHON.exists():
         return
-    if not PYTHON.exists():
+    if not has_pip():
         say("creating .venv")
-        venv.EnvBuilder(with_pip=True).create(VENV)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     say("installing the project and its dev dependencies")
     run(PYTHON, "-m", "pip", "install", "-q", "--upgrade", "pip")
     run(PYTHON, "-m", "pip", "install", "-q", "-e", ".[dev]")
     STAMP.write_text(want)
+
+
+def has_pip() -> bool:
+    """A usable venv (an interrupted creation leaves one without pip: start it again)."""
+    if not PYTHON.exists():
+        return False
+    probe = [str(PYTHON), "-m", "pip", "--version"]
+    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
 
 
 def redis_answers(port: int = REDIS_PORT) -> bool:
