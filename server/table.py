@@ -67,6 +67,9 @@ class TableRuntime:
         self._driver: asyncio.Task[None] | None = None
         self._catching_up = False
         self._last_change = time.monotonic()
+        # The version being committed here and its engine state: when the store hands
+        # our own commit back to us (memory store, synchronously), nothing is replayed.
+        self._own: tuple[int, engine.Deal | None] = (-1, None)
 
     @property
     def table_id(self) -> str:
@@ -110,8 +113,6 @@ class TableRuntime:
                 self.node.metrics.committed(len(stored))
                 return change
         raise tr.TableRefused("stale", "the table kept changing; look at the new state and retry")
-
-    _own: tuple[int, engine.Deal | None] = (-1, None)
 
     async def reload(self) -> None:
         try:
