@@ -113,7 +113,7 @@ class Node:
             if data.options.private or data.status == "finished":
                 continue
             runtime = self.runtimes.get(data.table_id)
-            out.append(runtime.summary() if runtime else data.summary(None))
+            out.append(runtime.summary() if runtime else data.summary())
         return out
 
     async def runtime_of_token(self, token: str) -> TableRuntime:

@@ -76,9 +76,8 @@ class TableRuntime:
         return self.data.table_id
 
     def summary(self) -> m.TableSummary:
-        phase = self.state.phase if self.state is not None else None
         spectators = sum(1 for s in self.subscribers if s.seat is None)
-        return self.data.summary(phase, spectators)
+        return self.data.summary(spectators)
 
     # ------------------------------------------------------------ changes
 
@@ -90,8 +89,13 @@ class TableRuntime:
                 change = build(data, state)
                 if change.data is data and not change.events:
                     return change
+                phase = change.state.phase.value if change.state is not None else None
                 new = change.data.model_copy(
-                    update={"version": data.version + 1, "seq": data.seq + len(change.events)}
+                    update={
+                        "version": data.version + 1,
+                        "seq": data.seq + len(change.events),
+                        "phase": phase,
+                    }
                 )
                 stored = [
                     StoredEvent(

@@ -59,8 +59,9 @@ class TableData(Data):
     ready: list[bool] = Field(default_factory=lambda: [False] * 4)
     deal_over_ms: int | None = None  # when the current deal ended
     turn_deadline_ms: int | None = None
+    phase: m.PhaseName | None = None  # the current deal's, kept here for the lobby of any node
 
-    def summary(self, phase: engine.Phase | None, spectators: int = 0) -> m.TableSummary:
+    def summary(self, spectators: int = 0) -> m.TableSummary:
         return m.TableSummary(
             table_id=self.table_id,
             options=self.options,
@@ -74,7 +75,7 @@ class TableData(Data):
                 for i, s in enumerate(self.seats)
             ],
             status=self.status,
-            phase=phase.value if phase is not None else None,
+            phase=self.phase,
             deal_number=self.deal.number if self.deal else 0,
             totals=self.totals,
             spectators=spectators,
