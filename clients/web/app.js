@@ -249,7 +249,7 @@ async function pump() {
       app.nextAt = performance.now() + pause;
       if (after) {
         if (pause > 0) await sleep(pause);
-        after();
+        await after(fast);
         app.nextAt = performance.now();
       }
       renderTable();
@@ -302,9 +302,16 @@ function handle(msg, quiet = false) {
   if (ev.kind === "score" && ev.sheet.status === "played") app.ui.sheetFor = ev.deal_number;
   if (ev.kind === "table_over" && table.history.length) app.ui.sheetFor = table.history[table.history.length - 1].deal_number;
   if (ev.kind === "trick") {
-    return () => {
+    // After the pause, the cards slide to the winner, then the centre is cleared.
+    return async (fast) => {
       const d = table.deal;
-      if (d && d.trick && d.trick.winner !== null) d.trick = null;
+      if (!d || !d.trick || d.trick.winner === null) return;
+      if (!fast && SPEED > 0) {
+        d.trick.leaving = true;
+        renderTable();
+        await sleep(320);
+      }
+      if (d.trick && d.trick.winner !== null) d.trick = null;
     };
   }
   return null;

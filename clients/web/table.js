@@ -72,7 +72,6 @@ function seatHTML(table, seat, ctx) {
   const badges = [];
   if (d && d.dealer === seat) badges.push(`<span class="badge dealer" title="${esc(t("seat.dealer"))}">${esc(t("seat.dealerShort"))}</span>`);
   if (d && d.taker === seat) badges.push(`<span class="badge taker">${esc(t("seat.taker"))} · ${esc(contractLabel(d.contract))}</span>`);
-  if (info.occupant === "ai") badges.push(`<span class="badge ai">${esc(t("seat.aiBadge"))}</span>`);
   if (info.occupant === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("seat.away"))}</span>`);
   const active = d && d.toAct === seat && d.phase !== "done";
   const bid = d && d.phase === "bidding" ? lastBid(d, seat) : null;
@@ -134,7 +133,8 @@ function trickHTML(table, ctx) {
       "</div>"
     );
   });
-  return `<div class="trick" aria-label="${esc(t("trick.label"))}">${cards.join("")}</div>`;
+  const leaving = trick.leaving ? ` leaving to-${position(trick.winner, table.seat)}` : "";
+  return `<div class="trick${leaving}" aria-label="${esc(t("trick.label"))}">${cards.join("")}</div>`;
 }
 
 function waitingHTML(table, ctx) {
