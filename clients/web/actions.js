@@ -1,0 +1,204 @@
+// What the player does: join, create, watch, leave, act, and the clicks on the hand.
+
+import { newTable } from "./game.js";
+import { errorText, t } from "./i18n.js";
+import { clearHash, renderAll, renderMain, renderTable, toast } from "./render.js";
+import { clearSession, heartbeat, storeSession } from "./session.js";
+import { app, freshUi } from "./state.js";
+import { cardState, handMode } from "./table.js";
+
+function playerName() {
+  return (app.lobby.name || "").trim().slice(0, 40);
+}
+
+export async function joinTable(tableId, seat, invite, options) {
+  const joined = await app.net.request(
+    { type: "join", table_id: tableId, seat, name: playerName(), invite: invite || null },
+    ["joined"],
+  );
+  enterTable(joined.table_id, joined.seat, joined.token, invite, options);
+  return joined;
+}
+
+export function enterTable(tableId, seat, token, invite, options) {
+  app.table = newTable(tableId, seat);
+  app.table.summary.options = options || {};
+  app.queue = [];
+  app.receivedSeq = 0;
+  app.ui = freshUi();
+  storeSession({ table_id: tableId, token, seat, invite: invite || null, options: options || {} });
+  heartbeat();
+  clearHash();
+  app.tab = "table";
+  renderAll();
+}
+
+export async function createAndJoin(options, startNow) {
+  try {
+    const created = await app.net.request({ type: "create_table", options }, ["table_created"]);
+    const table = created.table;
+    await joinTable(table.table_id, 0, created.invite, table.options);
+    if (startNow) app.net.send({ type: "start" });
+  } catch (err) {
+    toast(errorText(err));
+  }
+}
+
+export async function watch(tableId, invite, quiet = false) {
+  try {
+    app.table = newTable(tableId, null);
+    app.queue = [];
+    app.receivedSeq = 0;
+    app.ui = freshUi();
+    await app.net.request({ type: "watch", table_id: tableId, invite: invite || null }, ["watching"]);
+    storeSession({ table_id: tableId, watch: true, invite: invite || null });
+    clearHash();
+    renderAll();
+  } catch (err) {
+    app.table = null;
+    if (quiet) clearSession();
+    toast(errorText(err));
+    renderAll();
+    refreshTables();
+  }
+}
+
+export function refreshTables() {
+  if (!app.net || !app.net.online) return;
+  app.net
+    .request({ type: "list_tables" }, ["tables"])
+    .then((msg) => {
+      app.lobby.tables = msg.tables;
+      if (!app.table) renderMain();
+    })
+    .catch(() => {});
+}
+
+export function act(action) {
+  if (!app.table || !app.table.legal) return;
+  app.ui.lastLegal = app.table.legal;
+  if (!app.net.send({ type: "act", action })) {
+    toast(t("conn.offline"));
+    return;
+  }
+  app.table.legal = null;
+  renderTable();
+}
+
+export async function leave() {
+  const table = app.table;
+  if (table && app.net.online) {
+    try {
+      await app.net.request({ type: "leave" }, ["left"], { timeout: 4000 });
+    } catch {
+      /* leaving anyway */
+    }
+  }
+  clearSession();
+  app.table = null;
+  app.queue = [];
+  app.ui = freshUi();
+  renderAll();
+  refreshTables();
+}
+
+export async function playAgain() {
+  const table = app.table;
+  const options = { ...(table?.summary.options || { deals: 1 }) };
+  const allAi = table ? table.summary.seats.filter((s) => s.occupant === "human").length <= 1 : true;
+  await leave();
+  if (allAi) await createAndJoin(options, true);
+}
+
+export function copyInvite() {
+  const input = document.getElementById("invite-link");
+  if (!input) return;
+  input.select();
+  const done = () => {
+    app.ui.copied = true;
+    renderTable();
+    setTimeout(() => {
+      app.ui.copied = false;
+      renderTable();
+    }, 2000);
+  };
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, done);
+  else {
+    try {
+      document.execCommand("copy");
+    } catch {
+      /* the link stays selected for a manual copy */
+    }
+    done();
+  }
+}
+
+// ------------------------------------------------------------------ hand clicks
+
+export function clickCard(code) {
+  const table = app.table;
+  if (!table || !table.deal) return;
+  const mode = handMode(table, app.ui);
+  const st = cardState(code, table, app.ui, mode);
+  app.ui.focus = code;
+  if (mode === "play") {
+    if (!st.usable) {
+      if (table.legal) app.ui.reason = null;
+      return;
+    }
+    app.ui.pending = code;
+    act({ kind: "play", card: code });
+    return;
+  }
+  if (mode === "discard") {
+    if (!st.usable) {
+      app.ui.reason = st.reason;
+      renderTable();
+      return;
+    }
+    app.ui.reason = null;
+    toggle(code, table.legal.discard.count);
+    return;
+  }
+  if (mode === "poignee") {
+    if (!st.usable) return;
+    toggle(code, app.ui.poignee.size);
+  }
+}
+
+function toggle(code, max) {
+  const sel = app.ui.selected;
+  if (sel.has(code)) sel.delete(code);
+  else if (sel.size < max) sel.add(code);
+  else app.ui.reason = t("discard.full", { n: max });
+  renderTable();
+}
+
+export function resume(session) {
+  const same = app.table && app.table.tableId === session.table_id;
+  const lastSeq = same ? app.receivedSeq : 0;
+  if (!same) {
+    app.table = newTable(session.table_id, session.seat);
+    app.table.summary.options = session.options || {};
+    app.queue = [];
+    app.receivedSeq = 0;
+    app.ui = freshUi();
+  }
+  app.fastUntil = performance.now() + 1500;
+  app.net
+    .request({ type: "resume", token: session.token, last_seq: lastSeq }, ["joined"])
+    .then((joined) => {
+      app.table.seat = joined.seat;
+      heartbeat();
+      renderAll();
+    })
+    .catch((err) => {
+      if (err.code === "disconnected" || err.code === "timeout") return;
+      clearSession();
+      app.table = null;
+      app.queue = [];
+      toast(t("toast.seatGone"));
+      renderAll();
+      refreshTables();
+    });
+}

@@ -1,0 +1,80 @@
+// What happened, in words: the log beside the table, the banner in its centre and
+// the screen reader's live region.
+
+import { cardName } from "./cards.js";
+import { contractLabel, t } from "./i18n.js";
+import { renderTable } from "./render.js";
+import { app, SPEED } from "./state.js";
+import { seatLabel } from "./table.js";
+
+export function narrate(table, ev, quiet) {
+  const who = (seat) => seatLabel(table, seat);
+  const card = (code) => cardName(code, app.lang, app.face);
+  let line = null;
+  let announce = null;
+  switch (ev.kind) {
+    case "deal_started":
+      line = () => t("log.deal", { n: ev.deal_number, name: who(ev.dealer) });
+      break;
+    case "bid":
+      line = () => t(ev.contract === "pass" ? "log.pass" : "log.bid", { name: who(ev.seat), contract: contractLabel(ev.contract) });
+      break;
+    case "taker":
+      line = () => t("log.taker", { name: who(ev.seat), contract: contractLabel(ev.contract) });
+      announce = line;
+      break;
+    case "chien":
+      line = () => t("log.chien");
+      break;
+    case "discard":
+      line = () => (ev.trumps.length ? t("log.discardTrumps", { name: who(ev.seat), cards: ev.trumps.map(card).join(", ") }) : t("log.discard", { name: who(ev.seat) }));
+      break;
+    case "chelem":
+      if (ev.announced) {
+        line = () => t("log.chelem", { name: who(ev.seat) });
+        announce = line;
+      }
+      break;
+    case "poignee":
+      line = () => t("log.poignee", { name: who(ev.seat), level: t(`poignee.${ev.level}`) });
+      announce = line;
+      break;
+    case "card":
+      line = () => t("log.card", { name: who(ev.seat), card: card(ev.card) });
+      break;
+    case "trick":
+      line = () => t("log.trick", { n: ev.number, name: who(ev.winner) });
+      break;
+    case "cancelled":
+      line = () => t(`cancel.${ev.reason}`);
+      break;
+    case "score":
+      if (ev.sheet.status === "played") line = () => t(ev.sheet.made ? "log.made" : "log.failed", { name: who(ev.sheet.taker) });
+      break;
+    case "table_over":
+      line = () => t("log.over");
+      break;
+    default:
+      break;
+  }
+  if (line) {
+    app.ui.log.push(line);
+    if (app.ui.log.length > 40) app.ui.log.shift();
+    if (!quiet) announceLive(line());
+  }
+  if (announce && !quiet) {
+    const key = `${ev.kind}-${table.seq}`;
+    app.ui.announce = { key, text: announce };
+    setTimeout(() => {
+      if (app.ui.announce && app.ui.announce.key === key) {
+        app.ui.announce = null;
+        renderTable();
+      }
+    }, 2600 * Math.max(SPEED, 0.3));
+  }
+}
+
+export function announceLive(text) {
+  const live = document.getElementById("live");
+  if (live) live.textContent = text;
+}

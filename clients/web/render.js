@@ -1,0 +1,240 @@
+// Rendering: the header, the lobby or the table, the score sheet, the rules; the
+// tabs and the address; the hand's layout and keyboard walk.
+
+import { esc, setHTML } from "./dom.js";
+import { DEFAULTS } from "./display.js";
+import { LANGS, t } from "./i18n.js";
+import { lobbyHTML } from "./lobby.js";
+import { rulesHTML } from "./rules.js";
+import { sheetHTML } from "./sheet.js";
+import { app } from "./state.js";
+import { tableParts } from "./table.js";
+
+export function inviteLink() {
+  const s = app.session;
+  if (!s || !app.table) return null;
+  const base = `${window.location.origin}${window.location.pathname}`;
+  const invite = s.invite ? `&invite=${encodeURIComponent(s.invite)}` : "";
+  return `${base}#join=${encodeURIComponent(app.table.tableId)}${invite}`;
+}
+
+function onHandKey(e) {
+  const buttons = [...document.querySelectorAll("#hand .card")];
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0) return;
+  let next = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") next = Math.min(buttons.length - 1, i + 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = Math.max(0, i - 1);
+  else if (e.key === "Home") next = 0;
+  else if (e.key === "End") next = buttons.length - 1;
+  if (next === null) return;
+  e.preventDefault();
+  buttons[i].tabIndex = -1;
+  buttons[next].tabIndex = 0;
+  buttons[next].focus();
+  app.ui.focus = buttons[next].dataset.card;
+}
+
+export function setTab(tab) {
+  app.tab = tab;
+  const hash = tab === "rules" ? "#rules" : "";
+  if (window.location.hash !== hash) window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}${hash}`);
+  renderAll();
+  document.getElementById(`tab-${tab}`)?.focus();
+}
+
+export function readHash() {
+  const hash = window.location.hash.replace(/^#/, "");
+  if (hash === "rules") {
+    app.tab = "rules";
+    return;
+  }
+  const p = new URLSearchParams(hash);
+  if (p.get("join")) {
+    app.lobby.invite = { table_id: p.get("join"), invite: p.get("invite") || null };
+    app.tab = "table";
+  }
+}
+
+export function clearHash() {
+  if (window.location.hash && window.location.hash !== "#rules") {
+    window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
+  }
+  app.lobby.invite = null;
+}
+
+let toastTimer = null;
+
+export function toast(text) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    el.hidden = true;
+  }, 4500);
+}
+
+function renderHeader() {
+  document.documentElement.lang = app.lang;
+  document.title = `CARDAVIA · ${t("app.title")}`;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  const lang = document.getElementById("lang-select");
+  setHTML(lang, LANGS.map((l) => `<option value="${l.code}"${l.code === app.lang ? " selected" : ""}>${esc(l.name)}</option>`).join(""));
+  lang.value = app.lang;
+  const face = document.getElementById("face-select");
+  setHTML(face, ["marseille", "french"].map((f) => `<option value="${f}"${f === app.face ? " selected" : ""}>${esc(t(`face.${f}`))}</option>`).join(""));
+  face.value = app.face;
+  for (const tab of ["table", "rules"]) {
+    const btn = document.getElementById(`tab-${tab}`);
+    btn.setAttribute("aria-selected", String(app.tab === tab));
+    btn.tabIndex = app.tab === tab ? 0 : -1;
+    document.getElementById(`view-${tab}`).hidden = app.tab !== tab;
+  }
+  renderConn();
+}
+
+export function renderConn() {
+  const el = document.getElementById("conn");
+  if (!el) return;
+  el.dataset.status = app.conn;
+  el.textContent = t(`conn.${app.conn}`);
+}
+
+export function renderMain() {
+  if (app.tab === "rules") {
+    setHTML(document.getElementById("view-rules"), rulesHTML(app.lang));
+    return;
+  }
+  const view = document.getElementById("view-table");
+  if (!app.table) {
+    view.dataset.mode = "lobby";
+    setHTML(view, lobbyHTML({ ...app.lobby, face: app.face, lang: app.lang }));
+    return;
+  }
+  renderTable();
+}
+
+function ensureTableSkeleton(view) {
+  if (view.dataset.mode === "table") return;
+  view.dataset.mode = "table";
+  view._html = null;
+  view.innerHTML =
+    '<div class="game">' +
+    '<div class="board-wrap"><div class="board" id="board"><div id="seats"></div><div class="centre" id="centre" aria-live="off"></div>' +
+    '<div class="conn-banner" id="conn-banner" role="status" hidden></div></div>' +
+    '<div class="prompt" id="prompt" aria-live="polite"></div>' +
+    '<div class="hand" id="hand"></div></div>' +
+    '<aside class="info" id="info"></aside>' +
+    '<div id="sheet-layer"></div></div>';
+  view.querySelector("#hand").addEventListener("keydown", onHandKey);
+}
+
+export function renderTable() {
+  if (app.tab !== "table" || !app.table) return;
+  const view = document.getElementById("view-table");
+  ensureTableSkeleton(view);
+  const table = app.table;
+  const ctx = {
+    lang: app.lang,
+    face: app.face,
+    selected: app.ui.selected,
+    reason: app.ui.reason,
+    poignee: app.ui.poignee,
+    pool: app.ui.pool,
+    focus: app.ui.focus,
+    pending: app.ui.pending,
+    seen: app.ui.seen,
+    log: app.ui.log.map((line) => line()),
+    announce: app.ui.announce ? { key: app.ui.announce.key, text: app.ui.announce.text() } : null,
+    inviteLink: inviteLink(),
+    copied: app.ui.copied,
+    reconnecting: app.conn !== "online",
+  };
+  const parts = tableParts(table, ctx);
+  view.querySelector(".game").dataset.phase = parts.phase;
+  view.querySelector(".game").dataset.mine = String(Boolean(table.legal));
+  setHTML(document.getElementById("seats"), parts.seats);
+  setHTML(document.getElementById("centre"), parts.centre);
+  setHTML(document.getElementById("prompt"), parts.prompt);
+  setHTML(document.getElementById("hand"), parts.hand);
+  layoutHand();
+  setHTML(document.getElementById("info"), parts.info);
+  const banner = document.getElementById("conn-banner");
+  banner.hidden = app.conn === "online";
+  setHTML(
+    banner,
+    app.conn === "replaced"
+      ? `<span>${esc(t("conn.replacedLong"))}</span> <button type="button" class="btn small" data-action="take-back">${esc(t("conn.takeBack"))}</button>`
+      : `<span class="spinner" aria-hidden="true"></span> ${esc(t(`conn.${app.conn}`))}`,
+  );
+  const entry = app.ui.sheetFor !== null ? table.history.find((h) => h.deal_number === app.ui.sheetFor) : null;
+  const layer = document.getElementById("sheet-layer");
+  const opened = setHTML(layer, entry ? sheetHTML(table, entry) : "");
+  if (opened && entry && !layer.contains(document.activeElement)) {
+    const primary = layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn");
+    if (primary) primary.focus({ preventScroll: true });
+  }
+  updateTimers();
+  if (app.focusTurn) focusTurn();
+}
+
+/** A new turn: bring the keyboard focus to it, unless the player is busy elsewhere. */
+function focusTurn() {
+  app.focusTurn = false;
+  if (!app.keyboardUser) return; // a mouse or touch player keeps the page as it is
+  const active = document.activeElement;
+  const idle = !active || active === document.body || active.closest("#hand, #prompt, #centre, #seats");
+  if (!idle || document.querySelector(".overlay")) return;
+  const target =
+    document.querySelector("#prompt .btn.primary:not([disabled])") ||
+    document.querySelector('#hand .card[tabindex="0"]');
+  if (target) target.focus({ preventScroll: true });
+}
+
+/** Overlap the cards of my hand so that they fit on one row when they can. */
+export function layoutHand() {
+  const row = document.querySelector("#hand .hand-cards");
+  if (!row) return;
+  const cards = row.querySelectorAll(".card");
+  if (!cards.length) return;
+  const width = row.parentElement.clientWidth - 8;
+  const card = cards[0].getBoundingClientRect().width || 60;
+  const n = cards.length;
+  let step = n > 1 ? (width - card) / (n - 1) : card;
+  let wrap = false;
+  if (step < card * 0.3) {
+    step = card * 0.42;
+    wrap = true;
+  }
+  step = Math.min(step, card * 0.64);
+  row.style.setProperty("--overlap", `${(card - step).toFixed(1)}px`);
+  row.classList.toggle("wrap", wrap);
+}
+
+export function renderAll() {
+  renderHeader();
+  renderMain();
+}
+
+export function updateTimers() {
+  for (const el of document.querySelectorAll(".timer[data-deadline]")) {
+    const left = Math.max(0, Math.round((Number(el.dataset.deadline) - Date.now()) / 1000));
+    el.textContent = `${left}s`;
+    el.classList.toggle("low", left <= 10);
+  }
+}
+
+export function installHeader() {
+  const sliders = document.getElementById("sliders");
+  sliders.innerHTML = Object.keys(DEFAULTS)
+    .map(
+      (key) =>
+        `<label class="slider" for="slider-${key}"><span data-i18n="display.${key}"></span>` +
+        `<input type="range" id="slider-${key}" min="0" max="100" step="1" value="${app.display[key]}" data-slider="${key}">` +
+        `<output id="value-${key}" for="slider-${key}">${app.display[key]}%</output></label>`,
+    )
+    .join("");
+}

@@ -1,0 +1,42 @@
+// Where the seat (or the table watched) is remembered: this tab's sessionStorage and
+// the browser's localStorage; a heartbeat tells other tabs this one is playing it.
+
+import { saved, tabSaved } from "./dom.js";
+import { app } from "./state.js";
+
+/**
+ * This tab's seat, else the one remembered by the browser, unless another tab
+ * is playing it right now (it says so every two seconds): then offer it instead.
+ */
+export function loadSession() {
+  const own = tabSaved.get("session");
+  if (own) return own;
+  const remembered = saved.get("session");
+  const alive = saved.get("alive");
+  if (remembered && alive && alive.key === sessionKey(remembered) && Date.now() - alive.at < 5000) {
+    app.lobby.elsewhere = remembered;
+    return null;
+  }
+  return remembered;
+}
+
+export function sessionKey(session) {
+  return session.token || `watch:${session.table_id}`;
+}
+
+export function heartbeat() {
+  if (app.session && app.table && !app.replaced) saved.set("alive", { key: sessionKey(app.session), at: Date.now() });
+}
+
+export function storeSession(session) {
+  app.session = session;
+  tabSaved.set("session", session);
+  saved.set("session", session);
+}
+
+export function clearSession() {
+  app.session = null;
+  tabSaved.set("session", null);
+  saved.set("session", null);
+  saved.set("alive", null);
+}
