@@ -137,3 +137,22 @@ async def test_a_reload_in_the_waiting_room_keeps_the_seat_and_the_invitation(
     await alice.page.click("#prompt [data-action=start]")
     await alice.page.wait_for_selector("#prompt [data-action=bid], #seats .seat.active")
     assert not alice.errors
+
+
+@pytest.mark.timeout(60)
+async def test_a_table_with_a_time_limit_shows_the_countdown(new_player: NewPlayer) -> None:
+    alice = await new_player()
+    await alice.open()
+    await alice.page.select_option("#create-form [name=turn_seconds]", "30")
+    await alice.page.select_option("#create-form [name=ai_level]", "random")
+    await alice.page.click("#create-form [type=submit]")
+    await alice.page.wait_for_selector("#centre .waiting-msg")
+    created = [f for f in alice.frames if f["type"] == "table_created"][-1]
+    assert created["table"]["options"]["turn_seconds"] == 30
+    assert created["table"]["options"]["ai_level"] == "random"
+    await alice.page.click("#prompt [data-action=start]")
+    timer = alice.page.locator("#seats .seat.me .timer")
+    await timer.wait_for()
+    seconds = int((await timer.inner_text()).rstrip("s"))
+    assert 25 <= seconds <= 30
+    assert not alice.errors
