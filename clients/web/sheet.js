@@ -101,18 +101,18 @@ export function sheetHTML(table, entry) {
         : `<button type="button" class="btn primary" data-action="next-deal" data-key="next-deal">${esc(t("sheet.next"))}</button>`,
     );
   }
+  const minor = [`<button type="button" class="btn small" data-action="close-sheet">${esc(t("sheet.close"))}</button>`];
   if (table.records[entry.deal_number]) {
-    buttons.push(
-      `<button type="button" class="btn" data-action="save-record" data-arg="${entry.deal_number}" title="tarot-record/1">${esc(t("sheet.save"))}</button>`,
+    minor.push(
+      `<button type="button" class="btn small" data-action="save-record" data-arg="${entry.deal_number}" title="tarot-record/1">${esc(t("sheet.save"))}</button>`,
     );
   }
-  buttons.push(`<button type="button" class="btn" data-action="close-sheet">${esc(t("sheet.close"))}</button>`);
   const title = table.over && latest ? t("sheet.gameOver") : t("sheet.title");
   return (
     `<div class="overlay" data-action="close-sheet-backdrop"><div class="sheet" role="dialog" aria-modal="true" aria-labelledby="sheet-title" data-deal="${entry.deal_number}">` +
     `<h2 id="sheet-title">${esc(title)} <span class="muted">· ${esc(t("info.deal", { n: entry.deal_number }))}</span></h2>` +
     body +
     historyHTML(table) +
-    `<div class="buttons sheet-buttons">${buttons.join("")}</div></div></div>`
+    `<div class="sheet-buttons"><div class="buttons">${minor.join("")}</div><div class="buttons">${buttons.join("")}</div></div></div></div>`
   );
 }
