@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Deal, Phase, Play, apply_in_place, new_deal, random_action, score
+from engine import Card, Deal, Phase, Play, apply_in_place, new_deal, random_action, score
 from engine.records import _actions, _deal_of
 from engine.scoring import taker_result
 from engine.tricks import PlayUndo, play_card, undo_play
@@ -21,7 +21,7 @@ RECORDS = sorted(
 )
 
 
-def _play_and_undo(deal: Deal, plays: list[int]) -> None:
+def _play_and_undo(deal: Deal, plays: list[Card]) -> None:
     """Play ``plays`` one by one, then take them back, checking every state on the way."""
     states: list[Deal] = []
     undos: list[PlayUndo] = []
@@ -37,7 +37,7 @@ def _play_and_undo(deal: Deal, plays: list[int]) -> None:
 def test_undo_play_restores_the_exact_state_over_random_deals(seed: int) -> None:
     rng = random.Random(seed)
     deal = new_deal(seed % 4, rng)
-    plays: list[int] = []
+    plays: list[Card] = []
     snapshots: list[Deal] = []
     while not deal.is_over:
         action = random_action(deal, rng)
@@ -60,7 +60,7 @@ def test_undo_play_restores_the_exact_state_in_every_record(path: Path) -> None:
     """The records hold the rare cases: chelems, the Excuse led last, the petit au bout."""
     record = json.loads(path.read_text())
     deal = _deal_of(record)
-    plays: list[int] = []
+    plays: list[Card] = []
     start: Deal | None = None
     for _, action in _actions(record, deal):
         if isinstance(action, Play):
