@@ -145,9 +145,9 @@ class Node:
             await asyncio.sleep(period)
             start = time.perf_counter()
             with contextlib.suppress(StoreError):
-                for data in await self.store.list_tables():
-                    if data.status == "playing" and data.table_id not in self.runtimes:
-                        await self._adopt(data.table_id)
+                for table_id in await self.store.playing_tables():
+                    if table_id not in self.runtimes:
+                        await self._adopt(table_id)
             for runtime in list(self.runtimes.values()):
                 if runtime.data.status == "playing":
                     await self._lease(runtime)

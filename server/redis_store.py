@@ -51,7 +51,7 @@ FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 DAY_MS = 24 * 3600 * 1000
 
 # KEYS: state, events. ARGV: version, commit id, data, seq, ttl ms, log limit,
-# channel, then (seq, event JSON) pairs. Returns 1 (done) or 0 (stale). The update
+# channel, status, then (seq, event JSON) pairs. Returns 1 (done) or 0 (stale). The update
 # published is the version, the data and each event, one a line.
 COMMIT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
@@ -63,28 +63,28 @@ if stored ~= version - 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
-           'commit', ARGV[2])
+           'commit', ARGV[2], 'status', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 local parts = {ARGV[1], ARGV[3]}
-for i = 8, #ARGV, 2 do
+for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
   parts[#parts + 1] = ARGV[i + 1]
 end
-if #ARGV >= 8 or redis.call('EXISTS', KEYS[2]) == 1 then
+if #ARGV >= 9 or redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
 end
 redis.call('SPUBLISH', ARGV[7], table.concat(parts, '\\n'))
 return 1
 """
 
-# KEYS: state. ARGV: version, commit id, data, seq, ttl ms. Returns 1 or 0 (exists).
+# KEYS: state. ARGV: version, commit id, data, seq, ttl ms, status. Returns 1 or 0 (exists).
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then return 1 end
   return 0
 end
 redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
-           'commit', ARGV[2])
+           'commit', ARGV[2], 'status', ARGV[6])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 """
@@ -207,6 +207,7 @@ class RedisStore:
             table.model_dump_json(),
             table.seq,
             self._ttl(table),
+            table.status,
         ]
         done = await self.call(lambda: self._create(keys=[keys.state(table.table_id)], args=args))
         if not done:
@@ -227,6 +228,7 @@ class RedisStore:
             self._ttl(table),
             EVENT_LOG_LIMIT,
             keys.updates(table_id),
+            table.status,
         ]
         for event in events:
             args += [event.seq, event.model_dump_json()]
@@ -266,6 +268,25 @@ class RedisStore:
         if gone:  # expired tables leave the lobby
             await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
         return [TableData.model_validate_json(raw) for raw in found if raw is not None]
+
+    async def playing_tables(self) -> list[str]:
+        """The ids of the tables in play, read from a field: no table's JSON is parsed."""
+
+        async def lobby() -> list[bytes]:
+            return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
+
+        ids = await self.call(lobby)
+        if not ids:
+            return []
+
+        async def statuses() -> list[Any]:
+            pipe = self.client.pipeline(transaction=False)
+            for table_id in ids:
+                pipe.hget(keys.state(table_id.decode()), "status")
+            return await pipe.execute()
+
+        found = await self.call(statuses)
+        return [i.decode() for i, status in zip(ids, found, strict=True) if status == b"playing"]
 
     # ------------------------------------------------------------ updates
 

@@ -62,6 +62,10 @@ class TableStore(Protocol):
 
     async def list_tables(self) -> list[TableData]: ...
 
+    async def playing_tables(self) -> list[str]:
+        """The ids of the tables in play (cheap: the lease sweep asks every few seconds)."""
+        ...
+
     async def subscribe(self, table_id: str, listener: Listener) -> None: ...
 
     async def unsubscribe(self, table_id: str, listener: Listener) -> None: ...
@@ -120,6 +124,9 @@ class MemoryStore:
 
     async def list_tables(self) -> list[TableData]:
         return list(self._tables.values())
+
+    async def playing_tables(self) -> list[str]:
+        return [t.table_id for t in self._tables.values() if t.status == "playing"]
 
     async def subscribe(self, table_id: str, listener: Listener) -> None:
         self._listeners.setdefault(table_id, []).append(listener)

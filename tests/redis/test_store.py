@@ -130,6 +130,18 @@ async def test_the_lobby_lists_every_table(store: TableStore) -> None:
     assert sorted(t.table_id for t in await store.list_tables()) == ["t0", "t1", "t2"]
 
 
+async def test_the_tables_in_play_are_listed_without_reading_them(store: TableStore) -> None:
+    for i in range(3):
+        await store.create(table(f"t{i}", created_ms=i))
+    assert await store.playing_tables() == []
+    started = table("t1", created_ms=1)
+    await store.commit(started.model_copy(update={"version": 1, "status": "playing"}), [])
+    assert await store.playing_tables() == ["t1"]
+    done = started.model_copy(update={"version": 2, "status": "finished"})
+    await store.commit(done, [])
+    assert await store.playing_tables() == []
+
+
 async def test_a_lease_has_one_holder_until_released_or_expired(store: TableStore) -> None:
     assert await store.acquire_lease("t1", "a", 60_000)
     assert not await store.acquire_lease("t1", "b", 60_000)
