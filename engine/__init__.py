@@ -53,7 +53,7 @@ from .errors import (
     WrongPhase,
 )
 from .events import PUBLIC, Event, deal_events, step
-from .game import Legal, apply, apply_in_place, legal_actions, legal_play_mask, random_action
+from .game import Legal, apply, apply_in_place, legal_actions, random_action
 from .records import FORMAT, load_record, parse_record, to_record
 from .scoring import Bonus, ScoreSheet, score
 from .series import Series
@@ -114,7 +114,6 @@ __all__ = [
     "discard_rule",
     "is_petit_sec",
     "legal_actions",
-    "legal_play_mask",
     "load_record",
     "mask_of",
     "new_deal",

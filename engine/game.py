@@ -103,11 +103,6 @@ def legal_actions(deal: Deal) -> Legal:
     return NO_ACTIONS
 
 
-def legal_play_mask(deal: Deal) -> int:
-    """The playable cards of the seat to act as a bitset (fast path for AI)."""
-    return legal_cards(deal.hands[deal.to_act], deal.trick)
-
-
 def apply(deal: Deal, action: Action) -> Deal:
     """Return the state after ``action``; raise ``IllegalAction`` (nothing changes)."""
     after = deal.copy()

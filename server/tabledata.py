@@ -61,29 +61,26 @@ class TableData(Data):
     turn_deadline_ms: int | None = None
     phase: m.PhaseName | None = None  # the current deal's, kept here for the lobby of any node
 
+    def seat_info(self, seat: int) -> m.SeatInfo:
+        s = self.seats[seat]
+        return m.SeatInfo(
+            seat=seat,
+            occupant=s.occupant,
+            name=s.name,
+            connected=s.occupant == "human" and s.dropped_at_ms is None,
+        )
+
     def summary(self, spectators: int = 0) -> m.TableSummary:
         return m.TableSummary(
             table_id=self.table_id,
             options=self.options,
-            seats=[
-                m.SeatInfo(
-                    seat=i,
-                    occupant=s.occupant,
-                    name=s.name,
-                    connected=s.occupant == "human" and s.dropped_at_ms is None,
-                )
-                for i, s in enumerate(self.seats)
-            ],
+            seats=[self.seat_info(i) for i in range(len(self.seats))],
             status=self.status,
             phase=self.phase,
             deal_number=self.deal.number if self.deal else 0,
             totals=self.totals,
             spectators=spectators,
         )
-
-    def bump(self, **changes: Any) -> TableData:
-        """A copy with ``changes`` and the next version."""
-        return self.model_copy(update={**changes, "version": self.version + 1})
 
     def with_seat(self, seat: int, **changes: Any) -> list[SeatData]:
         seats = list(self.seats)

@@ -55,18 +55,8 @@ class Change:
         self.events.append((audience, event))
 
 
-def seat_info(data: TableData, seat: int) -> m.SeatInfo:
-    s = data.seats[seat]
-    return m.SeatInfo(
-        seat=seat,
-        occupant=s.occupant,
-        name=s.name,
-        connected=s.occupant == "human" and s.dropped_at_ms is None,
-    )
-
-
 def _seat_changed(change: Change, seat: int) -> None:
-    change.emit(m.SeatChanged(seat=seat_info(change.data, seat)))
+    change.emit(m.SeatChanged(seat=change.data.seat_info(seat)))
 
 
 def check_invite(data: TableData, invite: str | None) -> None:
