@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,7 +220,10 @@ class Summary:
 
     a: str
     b: str
+    match_deals: int = 100
     margins: list[float] = field(default_factory=list)
+    # per deal and table Ak, the four scores from A's seat round: (A, next, opposite, previous)
+    seated: list[list[tuple[float, ...]]] = field(default_factory=list)
     illegal: int = 0
     side_a: SideStats = field(default_factory=SideStats)
     side_b: SideStats = field(default_factory=SideStats)
@@ -227,6 +231,7 @@ class Summary:
 
     def add(self, result: DealResult) -> None:
         self.margins.append(result.margin)
+        self.seated.append([t.scores[k:] + t.scores[:k] for k, t in enumerate(result.tables[:4])])
         reference = result.tables[-1]
         for seat, table in enumerate(result.tables[:4]):
             self.side_a.add(seat, table.sheet)
@@ -261,4 +266,37 @@ class Summary:
             },
             "bot_a": self.side_a.to_json(4 * n),
             "bot_b": self.side_b.to_json(4 * n),
+            "matches": self.matches(random.Random(seed)),
         }
+
+    def matches(self, rng: random.Random, resamples: int = 2000) -> dict[str, Any]:
+        """How often A, in one seat against three B, ends a series of deals ahead of all three.
+
+        A match is ``match_deals`` consecutive deals at one of the tables Ak
+        (A keeps seat k while the deal passes round): A wins it when its total
+        beats each B's total. ``won``/``played`` count disjoint matches;
+        ``bootstrap_rate`` estimates the winning rate from matches redrawn out
+        of every deal played (None until there are enough deals).
+        """
+        m = self.match_deals
+        n = len(self.seated)
+        played = won = 0
+        for start in range(0, n - m + 1, m):
+            for k in range(4):
+                played += 1
+                won += self._a_wins(range(start, start + m), k)
+        rate = None
+        if n >= m:
+            wins = sum(
+                self._a_wins(rng.choices(range(n), k=m), rng.randrange(4)) for _ in range(resamples)
+            )
+            rate = round(wins / resamples, 4)
+        return {"deals": m, "played": played, "won": won, "bootstrap_rate": rate}
+
+    def _a_wins(self, deals: Iterable[int], k: int) -> bool:
+        """Whether A, in seat k through these deals, scored more than each B."""
+        totals = [0.0] * 4
+        for i in deals:
+            for j, points in enumerate(self.seated[i][k]):
+                totals[j] += points
+        return totals[0] > max(totals[1:])

@@ -27,15 +27,19 @@ engine's own ``play_card`` and ``taker_result``.
 - Poignee, chelem: the expert's rules.
 
 The budget is ``budget_ms`` per decision (``fast=True``: 40 ms); bidding and
-the discard get ``bid_factor`` times more. ``samples`` > 0 replaces the clock
-with a fixed number of samples: decisions then depend only on the view and
-the rng. More time, more samples: a better estimate of each card's worth.
+the discard get ``bid_factor`` times more. ``clock="wall"`` (the default)
+counts real time, what a player waits; ``clock="cpu"`` counts the process's
+CPU time, so that a bot plays as well on a busy machine as on a quiet one
+(the arena's long matches run beside other work). ``samples`` > 0 replaces the
+clock with a fixed number of samples: decisions then depend only on the view
+and the rng. More time, more samples: a better estimate of each card's worth.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
@@ -52,6 +56,7 @@ from .playout import PlayState, rollout
 from .solver import best_moves
 
 FAST_MS = 40.0
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 # (budget_ms from which, tricks solved exactly at the end of each card-play rollout)
 EXACT_BY_BUDGET = ((0.0, 0), (200.0, 2), (350.0, 3))
 
@@ -63,19 +68,21 @@ class Clock:
     start: float
     deadline: float
     samples: int  # > 0: stop after this many samples instead of at the deadline
+    now: Callable[[], float]
     minimum: int = 3
 
     @classmethod
-    def begin(cls, budget_ms: float, samples: int) -> Clock:
-        now = time.perf_counter()
-        return cls(now, now + budget_ms / 1000, samples)
+    def begin(cls, budget_ms: float, samples: int, kind: str = "wall") -> Clock:
+        now = CLOCKS[kind]
+        start = now()
+        return cls(start, start + budget_ms / 1000, samples, now)
 
     def more(self, done: int) -> bool:
         if self.samples > 0:
             return done < self.samples
         if done < self.minimum:
             return True
-        now = time.perf_counter()
+        now = self.now()
         return now + (now - self.start) / done < self.deadline
 
 
@@ -88,10 +95,13 @@ class StrongBot:
     endgame_tricks: int = 3
     bid_factor: float = 2.0
     exact_tricks: int = -1  # solved at the end of each card-play rollout; -1: by the budget
+    clock: str = "wall"  # or "cpu": see the module docstring
 
     def __post_init__(self) -> None:
         if self.budget_ms <= 0 or self.endgame_tricks < 0:
             raise ValueError("budget_ms must be positive and endgame_tricks >= 0")
+        if self.clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {self.clock!r}")
 
     @property
     def budget(self) -> float:
@@ -124,7 +134,7 @@ class StrongBot:
         if legal & (legal - 1) == 0:
             return bits(legal)[0]
         k = knowledge_of(view)
-        clock = Clock.begin(self.budget, self.samples)
+        clock = Clock.begin(self.budget, self.samples, self.clock)
         moves = bits(legal)
         totals = dict.fromkeys(moves, 0)
         base: PlayState | None = None
@@ -164,7 +174,7 @@ class StrongBot:
         seat = view.seat
         assert seat is not None
         k = knowledge_of(view)
-        clock = Clock.begin(self.budget * self.bid_factor, self.samples)
+        clock = Clock.begin(self.budget * self.bid_factor, self.samples, self.clock)
         totals: dict[Contract, float] = dict.fromkeys(allowed, 0.0)
         done = 0
         while clock.more(done):
@@ -185,7 +195,7 @@ class StrongBot:
         if len(candidates) == 1:
             return _cards(candidates[0])
         k = knowledge_of(view)
-        clock = Clock.begin(self.budget * self.bid_factor, self.samples)
+        clock = Clock.begin(self.budget * self.bid_factor, self.samples, self.clock)
         totals = [0] * len(candidates)
         done = 0
         while clock.more(done):

@@ -31,6 +31,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the seed of the match (default 0)")
     p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
     p.add_argument("--budget-ms", type=float, help="budget_ms for strong bots without one")
+    p.add_argument(
+        "--match-deals",
+        type=_positive,
+        default=100,
+        help="deals in a match of A against three B, for the matches won (default 100)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="write every deal's five records to this folder")
     p.add_argument("--progress", action="store_true", help="report progress on stderr")
@@ -76,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
-    summary = Summary(str(a), str(b))
+    summary = Summary(str(a), str(b), args.match_deals)
     start = time.monotonic()
     results = _results(a, b, args)
     for done, result in enumerate(results, 1):
@@ -103,6 +109,7 @@ def render(f: dict[str, Any]) -> str:
         f"A's margin: {f['margin']:+.2f} points/deal, 95% CI [{f['ci_low']:+.2f}, "
         f"{f['ci_high']:+.2f}]",
         f"illegal actions: {f['illegal']}",
+        _render_matches(f["matches"]),
     ]
     for name in ("a", "b"):
         lines.extend(_render_side(name.upper(), f[f"bot_{name}"]))
@@ -127,3 +134,12 @@ def _render_side(name: str, s: dict[str, Any]) -> list[str]:
             f"  {code:<13} taken {c['taken']:>5}  made {c['made']:>5}  ({100 * c['rate']:.0f}%)"
         )
     return lines
+
+
+def _render_matches(m: dict[str, Any]) -> str:
+    rate = m["bootstrap_rate"]
+    estimate = "" if rate is None else f"; redrawn from every deal: {100 * rate:.1f}%"
+    return (
+        f"A alone against three B, {m['deals']}-deal matches: won {m['won']} of "
+        f"{m['played']}{estimate}"
+    )

@@ -79,3 +79,38 @@ def test_max_seconds_ends_a_match_early_with_the_deals_done(
     assert main(argv) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["deals"] == 1 and figures["illegal"] == 0
+
+
+def test_matches_count_series_won_by_a_against_each_b_at_its_table() -> None:
+    summary = Summary("a", "b", match_deals=2)
+    # Deals 0-1: at table A0, A totals 10 and the best B 9 (won); at A1, a B ties A (lost).
+    summary.seated = [
+        [(5, 0, 4, -9), (3, 3, -3, -3), (1, 0, 0, -1), (0, 1, 0, -1)],
+        [(5, -1, 5, -9), (1, 1, -1, -1), (1, 0, 0, -1), (0, 1, 0, -1)],
+        [(9, -3, -3, -3)] * 4,  # a third deal: not a whole match
+    ]
+    figures = summary.matches(random.Random(0))
+    assert (figures["played"], figures["won"]) == (4, 2)  # A0 and A2 won, A1 tied, A3 lost
+    assert 0 < figures["bootstrap_rate"] < 1
+
+
+def test_a_bot_that_always_leads_wins_every_match() -> None:
+    summary = Summary("a", "b", match_deals=3)
+    summary.seated = [[(6, -2, -2, -2)] * 4] * 7
+    figures = summary.matches(random.Random(0))
+    assert figures == {"deals": 3, "played": 8, "won": 8, "bootstrap_rate": 1.0}
+    summary.seated = [[(-6, 2, 2, 2)] * 4] * 7
+    assert summary.matches(random.Random(0))["bootstrap_rate"] == 0.0
+
+
+def test_matches_are_read_from_the_tables_where_a_sits() -> None:
+    a, b = BotSpec.parse("basic"), BotSpec.parse("random")
+    summary = Summary("basic", "random", match_deals=2)
+    results = [play_duplicate(a, b, index, seed=4) for index in range(2)]
+    for result in results:
+        summary.add(result)
+    won = 0
+    for k in range(4):
+        totals = [sum(r.tables[k].scores[s] for r in results) for s in range(4)]
+        won += totals[k] > max(t for s, t in enumerate(totals) if s != k)
+    assert summary.matches(random.Random(0))["won"] == won

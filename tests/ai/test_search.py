@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -10,6 +11,7 @@ import ai
 from ai.determinize import rebuild
 from ai.knowledge import knowledge_of
 from ai.solver import best_moves, minimax, solve
+from ai.strong import Clock
 from engine import Deal, Phase, apply_in_place, new_deal, random_action, view
 
 EXPERT = ai.make_bot("expert")
@@ -120,3 +122,14 @@ def test_strong_rejects_a_bad_budget() -> None:
         ai.make_bot("strong", budget_ms=0)
     with pytest.raises(TypeError):
         ai.make_bot("strong", depth=3)
+    with pytest.raises(ValueError, match="clock"):
+        ai.make_bot("strong", clock="sundial")
+
+
+def test_a_cpu_clock_does_not_count_time_spent_waiting() -> None:
+    """On a busy machine the process waits for a core: the cpu clock leaves that out."""
+    wall = Clock.begin(20.0, 0, "wall")
+    cpu = Clock.begin(20.0, 0, "cpu")
+    time.sleep(0.05)  # off the CPU, as when another process holds the core
+    assert not wall.more(3)
+    assert cpu.more(3)
