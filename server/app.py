@@ -23,7 +23,7 @@ from websockets.typing import Subprotocol
 from protocol import SUBPROTOCOLS
 from protocol import models as m
 
-from . import http
+from . import collector, http
 from .connection import Connection
 from .node import Node
 from .settings import Settings
@@ -145,6 +145,7 @@ class App:
 
 async def run_server(settings: Settings) -> None:
     app = await App.start(settings)
+    collector.settle()
     log.info(
         "serving on http://%s:%d/ (store: %s)",
         settings.host,

@@ -131,6 +131,10 @@ class Node:
             )
         except StoreError:
             held = False
+        self._drive(runtime, held)
+
+    def _drive(self, runtime: TableRuntime, held: bool) -> None:
+        """Run the table's background work if and only if its lease is ours."""
         if held and not runtime.driving:
             if runtime.data.version > 1:
                 self.metrics.lease_takeovers.inc()
@@ -148,12 +152,28 @@ class Node:
                 for table_id in await self.store.playing_tables():
                     if table_id not in self.runtimes:
                         await self._adopt(table_id)
+            playing = []
             for runtime in list(self.runtimes.values()):
                 if runtime.data.status == "playing":
-                    await self._lease(runtime)
+                    playing.append(runtime)
                 elif runtime.driving:
                     runtime.stop_driving()
+            await self._renew(playing)
             self.metrics.lease_sweep_seconds.observe(time.perf_counter() - start)
+
+    async def _renew(self, runtimes: list[TableRuntime]) -> None:
+        """Renew (or take) the leases of these tables, all in one round trip."""
+        if self.draining or not runtimes:
+            return
+        ids = [runtime.table_id for runtime in runtimes]
+        owner, ttl = self.settings.node_id, self.settings.lease_ms
+        try:
+            held = await self.store.acquire_leases(ids, owner, ttl)
+        except StoreError:
+            held = [False] * len(runtimes)
+        for runtime, ours in zip(runtimes, held, strict=True):
+            if runtime.data.status == "playing":  # it may have ended during the round trip
+                self._drive(runtime, ours)
 
     async def _adopt(self, table_id: str) -> None:
         """Follow a table nobody drives, once its lease is ours (not every table everywhere)."""

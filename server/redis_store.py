@@ -52,7 +52,7 @@ DAY_MS = 24 * 3600 * 1000
 
 # KEYS: state, events. ARGV: version, commit id, data, seq, ttl ms, log limit,
 # channel, status, then (seq, event JSON) pairs. Returns 1 (done) or 0 (stale). The update
-# published is the version, the data and each event, one a line.
+# published is the version, the commit id, the data and each event, one a line.
 COMMIT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
 local version = tonumber(ARGV[1])
@@ -65,7 +65,7 @@ end
 redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
            'commit', ARGV[2], 'status', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-local parts = {ARGV[1], ARGV[3]}
+local parts = {ARGV[1], ARGV[2], ARGV[3]}
 for i = 9, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
   parts[#parts + 1] = ARGV[i + 1]
@@ -220,9 +220,10 @@ class RedisStore:
 
     async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
         table_id = table.table_id
+        commit = next(self._commit_ids)
         args: list[Any] = [
             table.version,
-            next(self._commit_ids),
+            commit,
             table.model_dump_json(),
             table.seq,
             self._ttl(table),
@@ -233,10 +234,14 @@ class RedisStore:
         for event in events:
             args += [event.seq, event.model_dump_json()]
         script_keys = [keys.state(table_id), keys.events(table_id)]
-        done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+        self.updates.expect(commit)
+        done = False
+        try:
+            done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+        finally:
+            self.updates.settle(commit, Update(table, events) if done else None)
         if not done:
             raise StaleVersion(f"table {table_id} changed")
-        self.updates.deliver_own(Update(table, events))
 
     def _ttl(self, table: TableData) -> int:
         return self.finished_ttl_ms if table.status == "finished" else self.idle_ttl_ms
@@ -303,6 +308,24 @@ class RedisStore:
             lambda: self._acquire(keys=[keys.lease(table_id)], args=[owner, ttl_ms])
         )
         return bool(held)
+
+    async def acquire_leases(self, table_ids: list[str], owner: str, ttl_ms: int) -> list[bool]:
+        """Every lease in one pipelined round trip (on a cluster: concurrent calls, per slot)."""
+        if not table_ids:
+            return []
+        if isinstance(self.client, RedisCluster):
+            return list(
+                await asyncio.gather(*(self.acquire_lease(t, owner, ttl_ms) for t in table_ids))
+            )
+        client = self.client
+
+        async def renew() -> list[Any]:
+            pipe = client.pipeline(transaction=False)
+            for table_id in table_ids:
+                await self._acquire(keys=[keys.lease(table_id)], args=[owner, ttl_ms], client=pipe)
+            return await pipe.execute()
+
+        return [bool(held) for held in await self.call(renew)]
 
     async def release_lease(self, table_id: str, owner: str) -> None:
         await self.call(lambda: self._release(keys=[keys.lease(table_id)], args=[owner]))

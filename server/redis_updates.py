@@ -1,11 +1,19 @@
 """Cross-node fan-out: each node hears every committed change of the tables it serves.
 
-Theory of operation. A commit ``SPUBLISH``es the new ``TableData`` JSON and the
-new events' JSON, one per line, on the table's sharded channel
+Theory of operation. A commit ``SPUBLISH``es the new version, its commit id,
+the new ``TableData`` JSON and the new events' JSON, one per line, on the
+table's sharded channel
 (``keys.updates``). A node holds one pub/sub connection per Redis shard (one in
 all on a single server) and subscribes once per table, however many of its
 clients follow it; a reader task per connection hands each update to the
 table's listeners, in publish order.
+
+A node hears its own commits too. It hands them to its listeners itself, from
+the objects it already holds (``deliver_own``), so their echo is dropped
+unparsed: by its version when the commit's reply came first, by its commit id
+(``expect``) when the echo wins the race between the two connections. An echo
+of a commit whose reply was lost (a timeout after Redis did apply it) is kept
+and delivered then (``settle``): the node misses nothing of its own.
 
 Pub/sub forgets what it sent while a connection was down, so a lost connection
 is never re-opened silently: every connection is closed, then re-opened and
@@ -40,14 +48,15 @@ FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 CONFIRM_SECONDS = 2.0
 
 
-def update_version(payload: bytes) -> int:
-    """The version an update brings, read before any parsing (its first line)."""
-    return int(payload[: payload.index(b"\n")])
+def update_header(payload: bytes) -> tuple[int, bytes]:
+    """The version an update brings and its commit id, read before any parsing."""
+    version, commit, _ = payload.split(b"\n", 2)
+    return int(version), commit
 
 
 def decode_update(payload: bytes) -> Update:
-    """An update as published by the commit script: version, data, then one event a line."""
-    _, table, *events = payload.split(b"\n")
+    """An update as published by the commit script: version, commit id, data, one event a line."""
+    _, _, table, *events = payload.split(b"\n")
     return Update(
         TableData.model_validate_json(table), [StoredEvent.model_validate_json(e) for e in events]
     )
@@ -95,6 +104,24 @@ class Updates:
         # The newest version each table is known to have here: this node's own commits
         # come back over pub/sub too, and are dropped without parsing the table's JSON.
         self.known: dict[str, int] = {}
+        # This node's commits in flight, by commit id: the echo, if it came first.
+        self.in_flight: dict[bytes, bytes | None] = {}
+
+    def expect(self, commit: str) -> None:
+        """A commit of this node is about to be sent: its echo may come before its reply."""
+        self.in_flight[commit.encode()] = None
+
+    def settle(self, commit: str, update: Update | None) -> None:
+        """The commit's outcome: ``update`` if it landed, None if refused or unknown.
+
+        Unknown (the reply was lost) but echoed means it did land: the echo
+        is delivered as any other node's update would be.
+        """
+        echo = self.in_flight.pop(commit.encode(), None)
+        if update is not None:
+            self.deliver_own(update)
+        elif echo is not None:
+            self._deliver_payload(echo)
 
     def committed(self, table_id: str, version: int) -> None:
         if version > self.known.get(table_id, -1):
@@ -201,20 +228,31 @@ class Updates:
             if confirmed is not None and not confirmed.done():
                 confirmed.set_result(None)
         elif kind == "smessage" and isinstance(channel, bytes):
-            table_id = keys.table_of_channel(channel.decode())
-            listeners = self.listeners.get(table_id)
-            if not listeners:
-                return
+            payload = message["data"]
             try:
-                version = update_version(message["data"])
-                if version <= self.known.get(table_id, -1):
-                    return
-                update = decode_update(message["data"])
-                self.committed(table_id, version)
+                version, commit = update_header(payload)
             except ValueError:
                 log.exception("an update that does not parse on %s", channel.decode())
                 return
-            self._dispatch(list(listeners), update)
+            if commit in self.in_flight:
+                self.in_flight[commit] = payload  # ours: delivered when its reply comes
+                return
+            table_id = keys.table_of_channel(channel.decode())
+            if version > self.known.get(table_id, -1):
+                self._deliver_payload(payload)
+
+    def _deliver_payload(self, payload: bytes) -> None:
+        try:
+            update = decode_update(payload)
+        except ValueError:
+            log.exception("an update that does not parse: %r", payload[:80])
+            return
+        table_id = update.table.table_id
+        listeners = self.listeners.get(table_id)
+        if not listeners or update.table.version <= self.known.get(table_id, -1):
+            return
+        self.committed(table_id, update.table.version)
+        self._dispatch(list(listeners), update)
 
     def _dispatch(self, listeners: list[Listener], update: Update) -> None:
         for listener in listeners:

@@ -74,6 +74,10 @@ class TableStore(Protocol):
         """Take or renew the table's lease for ``owner``; False if another holds it."""
         ...
 
+    async def acquire_leases(self, table_ids: list[str], owner: str, ttl_ms: int) -> list[bool]:
+        """``acquire_lease`` for several tables at once (one round trip on Redis)."""
+        ...
+
     async def release_lease(self, table_id: str, owner: str) -> None: ...
 
     async def ping(self) -> bool: ...
@@ -143,6 +147,9 @@ class MemoryStore:
             return False
         self._leases[table_id] = (owner, now + ttl_ms / 1000)
         return True
+
+    async def acquire_leases(self, table_ids: list[str], owner: str, ttl_ms: int) -> list[bool]:
+        return [await self.acquire_lease(table_id, owner, ttl_ms) for table_id in table_ids]
 
     async def release_lease(self, table_id: str, owner: str) -> None:
         if self._leases.get(table_id, ("", 0.0))[0] == owner:

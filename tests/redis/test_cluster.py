@@ -8,6 +8,7 @@ import random
 from redis.asyncio.cluster import RedisCluster
 
 from server import keys
+from server.redis_store import RedisStore
 
 from ..server.wire import is_event, play_until
 from .conftest import NodeFactory
@@ -41,3 +42,17 @@ async def test_four_players_on_two_nodes_play_a_deal_on_a_redis_cluster(
         assert len(shards) > 1
     finally:
         await client.aclose()
+
+
+async def test_leases_over_every_shard_are_renewed_at_once(cluster: Cluster) -> None:
+    store = await RedisStore.connect(cluster.url)
+    try:
+        ids = [f"t{i}" for i in range(12)]
+        client = store.client
+        assert isinstance(client, RedisCluster)
+        assert len({client.get_node_from_key(keys.lease(t)).name for t in ids}) > 1  # type: ignore[union-attr]
+        assert await store.acquire_leases(ids, "a", 60_000) == [True] * 12
+        assert await store.acquire_leases(ids, "b", 60_000) == [False] * 12
+        assert await store.acquire_leases(ids, "a", 60_000) == [True] * 12
+    finally:
+        await store.close()

@@ -155,6 +155,17 @@ async def test_a_lease_has_one_holder_until_released_or_expired(store: TableStor
             await asyncio.sleep(0.02)
 
 
+async def test_many_leases_are_taken_and_renewed_at_once(store: TableStore) -> None:
+    assert await store.acquire_leases([], "a", 60_000) == []
+    assert await store.acquire_lease("t2", "b", 60_000)
+    ids = ["t1", "t2", "t3"]
+    assert await store.acquire_leases(ids, "a", 60_000) == [True, False, True]
+    assert await store.acquire_leases(ids, "a", 60_000) == [True, False, True]  # renewals
+    assert await store.acquire_leases(ids, "b", 60_000) == [False, True, False]
+    await store.release_lease("t1", "a")
+    assert await store.acquire_leases(ids, "b", 60_000) == [True, True, False]
+
+
 async def test_the_store_answers_ping(store: TableStore) -> None:
     assert await store.ping()
 
