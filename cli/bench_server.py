@@ -58,6 +58,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--client-procs", type=int, default=2, help="processes driving the bot clients (default 2)"
     )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --store redis: memory and redis runs alternate this many times and each "
+        "figure is the median over the rounds (default 1)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -404,6 +411,8 @@ def serve_and_measure(
         for process in processes:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(10)
+            if process.stderr is not None:
+                process.stderr.close()
         if redis_url:
             flush_redis(redis_url)
     total = sum(applied) or 1.0
@@ -417,6 +426,27 @@ def serve_and_measure(
     return result
 
 
+def versus(redis: dict[str, Any], memory: dict[str, Any]) -> dict[str, float | None]:
+    """Redis's p99 and first node's CPU per action, as multiples of the memory store's."""
+    cpu_r = redis["nodes"][0]["cpu_seconds_per_1000_actions"]
+    cpu_m = memory["nodes"][0]["cpu_seconds_per_1000_actions"]
+    return {
+        "p99": round(redis["p99_ms"] / memory["p99_ms"], 2) if memory["p99_ms"] else None,
+        "cpu": round(cpu_r / cpu_m, 2) if cpu_r and cpu_m else None,
+    }
+
+
+def median_figures(runs: list[dict[str, Any]]) -> Any:
+    """Each figure's median over runs of the same shape (dicts, lists and numbers)."""
+    first = runs[0]
+    if isinstance(first, dict):
+        return {key: median_figures([run[key] for run in runs]) for key in first}
+    if isinstance(first, list):
+        return [median_figures([run[i] for run in runs]) for i in range(len(first))]
+    numbers = [x for x in runs if isinstance(x, int | float)]
+    return round(statistics.median(numbers), 3) if numbers else first
+
+
 def ceiling(tables: int, seconds: float, think: float, procs: int) -> dict[str, Any]:
     port = free_port()
     process = start_process([sys.executable, "-m", "cli.bench_server", "ceiling", str(port)])
@@ -427,15 +457,17 @@ def ceiling(tables: int, seconds: float, think: float, procs: int) -> dict[str, 
     finally:
         process.terminate()
         process.wait(10)
+        if process.stderr is not None:
+            process.stderr.close()
 
 
 def run(args: argparse.Namespace) -> int:
     if args.nodes > 1 and args.store != "redis":
         print("tarot bench server: --nodes > 1 needs --store redis", file=sys.stderr)
         return 2
-    if args.tables < 1 or args.seconds <= 0 or args.client_procs < 1:
+    if args.tables < 1 or args.seconds <= 0 or args.client_procs < 1 or args.rounds < 1:
         print(
-            "tarot bench server: --tables, --seconds, --client-procs must be positive",
+            "tarot bench server: --tables, --seconds, --client-procs, --rounds must be positive",
             file=sys.stderr,
         )
         return 2
@@ -443,11 +475,19 @@ def run(args: argparse.Namespace) -> int:
     think = args.think_ms / 1000
     result["think_ms"] = args.think_ms
     procs = args.client_procs
-    result["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs)
-    if args.store == "redis":
-        result["redis"] = serve_and_measure(
-            args.tables, args.seconds, args.redis, args.nodes, think, procs
-        )
+    rounds: list[dict[str, Any]] = []
+    for _ in range(args.rounds if args.store == "redis" else 1):
+        one = {"memory": serve_and_measure(args.tables, args.seconds, None, 1, think, procs)}
+        if args.store == "redis":
+            one["redis"] = serve_and_measure(
+                args.tables, args.seconds, args.redis, args.nodes, think, procs
+            )
+            one["redis_vs_memory"] = versus(one["redis"], one["memory"])
+        rounds.append(one)
+    for name in rounds[0]:
+        result[name] = median_figures([one[name] for one in rounds])
+    if len(rounds) > 1:
+        result["rounds"] = rounds
     ceiling_figures = ceiling(args.tables, args.seconds, think, procs)
     main = result[args.store]
     result.update(
@@ -463,32 +503,41 @@ def run(args: argparse.Namespace) -> int:
     result["ratio_to_ceiling"] = round(
         main["actions_per_second"] / max(ceiling_figures["actions_per_second"], 1e-9), 3
     )
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    print(
+    print(json.dumps(result) if args.json else render(result, args))
+    return 0
+
+
+def render(result: dict[str, Any], args: argparse.Namespace) -> str:
+    lines: list[str] = []
+    line = lines.append
+    line(
         f"{args.tables} tables, {4 * args.tables} connections, {args.seconds:g} s measured, "
         f"bots think {args.think_ms:g} ms on average"
     )
+    if args.rounds > 1 and args.store == "redis":
+        line(f"  medians of {args.rounds} rounds, memory and redis alternating")
     for name in ("memory", "redis"):
         if name in result:
             f = result[name]
-            print(
+            line(
                 f"  {name:<7} {f['actions_per_second']:>9.1f} actions/s   p50 {f['p50_ms']:.2f} ms"
                 f"   p99 {f['p99_ms']:.2f} ms"
             )
             for i, node in enumerate(f["nodes"]):
-                print(
+                line(
                     f"          node {i}: {node['cpu_seconds_per_1000_actions']} CPU s per 1,000"
                     f" actions, {100 * node['share_of_actions']:.0f}% of the actions"
                 )
-    print(
+    if "redis_vs_memory" in result:
+        ratio = result["redis_vs_memory"]
+        line(f"  redis / memory: p99 {ratio['p99']}x, CPU per action {ratio['cpu']}x (node 0)")
+    line(
         f"  ceiling {result['ceiling_actions_per_second']:>9.1f} actions/s   p50 "
         f"{result['ceiling_p50_ms']:.2f} ms   p99 {result['ceiling_p99_ms']:.2f} ms"
         f"   (bare websockets broadcast)"
     )
-    print(f"  ratio   {result['ratio_to_ceiling']:.3f} of the ceiling's actions/s ({args.store})")
-    return 0
+    line(f"  ratio   {result['ratio_to_ceiling']:.3f} of the ceiling's actions/s ({args.store})")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":  # the bench's own processes: the ceiling server, client workers

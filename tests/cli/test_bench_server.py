@@ -1,0 +1,57 @@
+"""``tarot bench server``: its figures come from real runs (no timing is asserted)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli.bench_server import median_figures, versus
+from cli.main import main
+
+from ..redis.servers import SHARED_REDIS
+
+
+def test_median_figures_take_each_figure_s_median_across_rounds() -> None:
+    runs = [
+        {"p99_ms": 4.0, "nodes": [{"cpu": 1.0, "share": 1.0}], "label": "a"},
+        {"p99_ms": 9.0, "nodes": [{"cpu": 0.5, "share": 1.0}], "label": "a"},
+        {"p99_ms": 5.0, "nodes": [{"cpu": 0.7, "share": 1.0}], "label": "a"},
+    ]
+    assert median_figures(runs) == {
+        "p99_ms": 5.0,
+        "nodes": [{"cpu": 0.7, "share": 1.0}],
+        "label": "a",
+    }
+
+
+def test_versus_is_redis_over_memory() -> None:
+    memory = {"p99_ms": 4.0, "nodes": [{"cpu_seconds_per_1000_actions": 0.5}]}
+    redis = {"p99_ms": 6.0, "nodes": [{"cpu_seconds_per_1000_actions": 0.7}]}
+    assert versus(redis, memory) == {"p99": 1.5, "cpu": 1.4}
+
+
+def test_bench_server_alternates_memory_and_redis_rounds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["bench", "server", "--tables", "2", "--seconds", "1", "--client-procs", "1"]
+    args += ["--think-ms", "20"]  # paced: the server's rate limit would stop a spamming bot
+    args += ["--store", "redis", "--redis", f"{SHARED_REDIS}/11", "--rounds", "2", "--json"]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["rounds"]) == 2
+    for one in result["rounds"]:
+        for store in ("memory", "redis"):
+            assert one[store]["actions"] > 0
+            assert one[store]["nodes"][0]["share_of_actions"] == 1.0
+        assert one["redis_vs_memory"]["p99"] > 0
+    assert result["redis"]["p99_ms"] == pytest.approx(
+        sorted(one["redis"]["p99_ms"] for one in result["rounds"])[0] / 2
+        + sorted(one["redis"]["p99_ms"] for one in result["rounds"])[1] / 2,
+        abs=0.01,
+    )
+
+
+def test_bench_server_refuses_bad_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "server", "--rounds", "0"]) == 2
+    assert "--rounds" in capsys.readouterr().err
