@@ -10,6 +10,7 @@ slot of its own name, which is fine: it is written once per table.
     {table:ID}:events   stream: one entry per event, ID ``<seq>-0``, field ``e`` (JSON)
     {table:ID}:lease    string: the node running the table's background work (PX ttl)
     {table:ID}:updates  sharded pub/sub channel: each committed change (see redis_store)
+    {table:ID}:followers  hash: store id of each node following the table -> until (ms)
     lobby:tables        sorted set: table ids scored by creation time (ms)
 """
 
@@ -37,6 +38,10 @@ def lease(table_id: str) -> str:
 
 def updates(table_id: str) -> str:
     return f"{tag(table_id)}:updates"
+
+
+def followers(table_id: str) -> str:
+    return f"{tag(table_id)}:followers"
 
 
 def table_of_channel(channel: str) -> str:

@@ -100,6 +100,7 @@ class Updates:
         self._lock = asyncio.Lock()
         self._broken = asyncio.Event()
         self._supervisor: asyncio.Task[None] | None = None
+        self._renewer: asyncio.Task[None] | None = None
         self.reconnects = 0
         # The newest version each table is known to have here: this node's own commits
         # come back over pub/sub too, and are dropped without parsing the table's JSON.
@@ -136,13 +137,16 @@ class Updates:
             self._dispatch(list(listeners), update)
 
     def start(self) -> None:
-        self._supervisor = asyncio.get_running_loop().create_task(self._supervise())
+        loop = asyncio.get_running_loop()
+        self._supervisor = loop.create_task(self._supervise())
+        self._renewer = loop.create_task(self._keep_following())
 
     async def close(self) -> None:
-        if self._supervisor is not None:
-            self._supervisor.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._supervisor
+        for task in (self._supervisor, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         async with self._lock:
             await self._close_shards()
         self.listeners.clear()
@@ -160,7 +164,8 @@ class Updates:
                 return
             try:
                 await self._subscribe(table_id)
-            except FAILURES as e:
+                await self.store.follow([table_id])  # before the caller reads the table
+            except (*FAILURES, StoreError) as e:
                 log.warning("subscription to table %s failed: %s", table_id, e)
                 self._broken.set()
 
@@ -178,6 +183,8 @@ class Updates:
                     shard.channels.discard(channel)
                     with contextlib.suppress(*FAILURES):
                         await shard.pubsub.sunsubscribe(channel)
+        with contextlib.suppress(StoreError):  # else it expires by itself
+            await self.store.unfollow(table_id)
 
     async def _subscribe(self, table_id: str) -> None:
         """SSUBSCRIBE and wait for the confirmation (callers hold the lock)."""
@@ -261,6 +268,25 @@ class Updates:
             except Exception:  # one table's bug must not stop every table's updates
                 log.exception("update listener failed", extra={"table": update.table.table_id})
 
+    # ------------------------------------------------------------ following
+
+    async def _keep_following(self) -> None:
+        """Renew this node's place among each followed table's followers.
+
+        A renewal that fails counts as a lost connection: once the store
+        answers again, the node re-subscribes, re-registers and resyncs, so an
+        expired registration cannot leave it deaf to other nodes' commits.
+        """
+        while True:
+            await asyncio.sleep(self.store.follow_ttl_ms / 6000)
+            if self._broken.is_set() or not self.listeners:
+                continue
+            try:
+                await self.store.follow(list(self.listeners))
+            except StoreError as e:
+                log.warning("renewing the followed tables failed: %s", e)
+                self._broken.set()
+
     # ------------------------------------------------------------ recovery
 
     async def _supervise(self) -> None:
@@ -284,7 +310,8 @@ class Updates:
                     await self.client.nodes_manager.initialize()
                 for table_id in list(self.listeners):
                     await self._subscribe(table_id)
-            except FAILURES as e:
+                await self.store.follow(list(self.listeners))
+            except (*FAILURES, StoreError) as e:
                 log.warning("redis pub/sub still down: %s", e)
                 self._broken.set()
                 return False
