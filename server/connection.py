@@ -54,6 +54,7 @@ class Connection:
         self.seat: int | None = None
         self.session = 0
         self.last_seq = 0
+        self.turn_sent: tuple[int, int | None] = (-1, None)
         self.table: TableRuntime | None = None
         self.greeted = False
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)

@@ -46,6 +46,7 @@ class Subscriber(Protocol):
     seat: int | None
     session: int  # the seat's session this connection holds (see SeatData.session)
     last_seq: int
+    turn_sent: tuple[int, int | None]  # the last your_turn sent: (seq, deadline_ms)
 
     def send_frame(self, frame: str | bytes) -> None: ...
 
@@ -237,8 +238,14 @@ class TableRuntime:
             legal=legal,
             deadline_ms=self.data.turn_deadline_ms,
         )
+        # Once per turn and connection: a seat that joined while its table's last
+        # events were still on their way (another node's) got its turn with the
+        # snapshot, and those events, delivered later, must not ask again.
+        turn = (message.seq, message.deadline_ms)
         for sub in targets:
-            sub.send_frame(sub.codec.encode(message))
+            if sub.turn_sent != turn:
+                sub.turn_sent = turn
+                sub.send_frame(sub.codec.encode(message))
 
     def snapshot(self, seat: int | None) -> m.Snapshot:
         seat_view = None

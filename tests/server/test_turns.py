@@ -1,0 +1,85 @@
+"""``your_turn`` comes once per turn and connection, whatever order the events arrive in."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import engine
+from protocol import models as m
+from protocol.codecs import JSON
+from server import transitions as tr
+from server.node import Node
+from server.settings import Settings
+from server.store import MemoryStore
+from server.table import TableRuntime
+from server.tabledata import TableData
+
+
+class Seat:
+    """A local connection holding a seat: what the runtime sends it is kept."""
+
+    def __init__(self, seat: int) -> None:
+        self.codec = JSON
+        self.seat: int | None = seat
+        self.session = 1
+        self.last_seq = 0
+        self.turn_sent: tuple[int, int | None] = (-1, None)
+        self.frames: list[dict[str, Any]] = []
+
+    def send_frame(self, frame: str | bytes) -> None:
+        self.frames.append(json.loads(frame))
+
+    def replaced(self) -> None:
+        raise AssertionError("not replaced in this test")
+
+    def turns(self) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "your_turn"]
+
+
+async def started_table() -> TableRuntime:
+    node = Node(Settings(), MemoryStore())
+    data = TableData(table_id="t1", options=m.TableOptions(), created_ms=1)
+    await node.store.create(data)
+    runtime = TableRuntime(node, data)
+    for seat in range(4):
+        await runtime.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
+    assert runtime.state is not None
+    return runtime
+
+
+async def test_a_seat_joining_before_the_last_events_arrive_is_asked_once() -> None:
+    runtime = await started_table()
+    assert runtime.state is not None
+    seat = Seat(runtime.state.to_act)
+    # The table's last events (its turn among them) have not been delivered here yet,
+    # as when they come from another node after the state did.
+    latest = await runtime.node.store.events_since("t1", 0)
+    assert latest is not None
+    runtime.delivered = latest[-3].seq - 1
+    await runtime.follow(seat)  # the snapshot and the turn
+    for event in latest[-3:]:
+        runtime._pending[event.seq] = event
+    runtime._deliver_pending()  # the turn event arrives: no second your_turn
+    assert len(seat.turns()) == 1
+    assert seat.turns()[0]["seq"] == runtime.data.seq
+
+
+async def test_each_new_turn_is_asked_for_once() -> None:
+    runtime = await started_table()
+    seats = [Seat(s) for s in range(4)]
+    for seat in seats:
+        await runtime.follow(seat)
+    rng = random.Random(3)
+    for _ in range(12):  # the bids, then the first cards
+        state = runtime.state
+        assert state is not None and not state.is_over
+        asked = [len(seat.turns()) for seat in seats]
+        action = engine.random_action(state, rng)
+        await runtime.transact(lambda d, s, a=action: tr.act(d, s, a, 0))  # type: ignore[misc]
+        after = runtime.state
+        assert after is not None
+        for seat in seats:
+            expected = asked[seat.seat or 0] + (seat.seat == after.to_act)
+            assert len(seat.turns()) == expected
