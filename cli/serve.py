@@ -23,6 +23,18 @@ def add_parser(sub: Any) -> None:
         type=float,
         help="seconds before each AI move, so humans can follow (default 0)",
     )
+    redis = p.add_argument_group("with --redis")
+    redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")
+    redis.add_argument("--redis-pool", type=int, help="connections to Redis per node (32)")
+    redis.add_argument(
+        "--redis-timeout", type=float, help="seconds before Redis counts as unavailable (2)"
+    )
+    redis.add_argument(
+        "--idle-ttl-hours", type=float, help="tables expire this long after a change (168)"
+    )
+    redis.add_argument(
+        "--finished-ttl-hours", type=float, help="... or this long after they finish (24)"
+    )
     p.set_defaults(run=run)
 
 
@@ -40,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
             log_format=args.log_format,
             node_id=args.node_id,
             ai_pause_seconds=args.ai_pause_seconds,
+            lease_ms=args.lease_ms,
+            redis_pool=args.redis_pool,
+            redis_timeout=args.redis_timeout,
+            idle_ttl_hours=args.idle_ttl_hours,
+            finished_ttl_hours=args.finished_ttl_hours,
         )
     except SettingsError as e:
         print(f"tarot serve: {e}", file=sys.stderr)

@@ -38,7 +38,14 @@ async def make_store(settings: Settings) -> TableStore:
         return MemoryStore()
     from .redis_store import RedisStore  # imported here: the memory default needs no Redis
 
-    return await RedisStore.connect(settings.redis_url)
+    hour_ms = 3600 * 1000
+    return await RedisStore.connect(
+        settings.redis_url,
+        max_connections=settings.redis_pool,
+        op_timeout=settings.redis_timeout,
+        idle_ttl_ms=round(settings.idle_ttl_hours * hour_ms),
+        finished_ttl_ms=round(settings.finished_ttl_hours * hour_ms),
+    )
 
 
 def choose_subprotocol(ws: ServerConnection, offered: Sequence[str]) -> Subprotocol | None:

@@ -25,6 +25,10 @@ class Settings:
     lease_ms: int = 5000
     drain_seconds: float = 10.0
     bot_workers: int = 1  # processes for search bots
+    redis_pool: int = 32  # connections per node; callers wait for a free one
+    redis_timeout: float = 2.0  # seconds before a Redis call counts as Redis unavailable
+    idle_ttl_hours: float = 7 * 24  # a table is forgotten this long after its last change
+    finished_ttl_hours: float = 24  # ... or this long after it finished
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -39,6 +43,12 @@ class Settings:
             raise SettingsError("the rate limit must be positive")
         if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0:
             raise SettingsError("pauses cannot be negative")
+        if self.lease_ms < 300:
+            raise SettingsError(f"the lease must last at least 300 ms, not {self.lease_ms}")
+        if self.redis_pool < 1 or self.redis_timeout <= 0:
+            raise SettingsError("the Redis pool and time-out must be positive")
+        if self.idle_ttl_hours <= 0 or self.finished_ttl_hours <= 0:
+            raise SettingsError("table lifetimes (TTLs) must be positive")
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
