@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.commands.core import AsyncScript
 from redis.exceptions import RedisClusterException, RedisError
 from redis.retry import Retry
 
@@ -345,52 +346,51 @@ class RedisStore:
         return bool(held)
 
     async def acquire_leases(self, table_ids: list[str], owner: str, ttl_ms: int) -> list[bool]:
-        """Every lease in one pipelined round trip (on a cluster: concurrent calls, per slot)."""
+        found = await self._each_table(self._acquire, keys.lease, table_ids, [owner, ttl_ms])
+        return [bool(held) for held in found]
+
+    async def _each_table(
+        self,
+        script: AsyncScript,
+        key_of: Callable[[str], str],
+        table_ids: list[str],
+        args: list[Any],
+    ) -> list[Any]:
+        """``script`` on one key of each table, in one pipelined round trip.
+
+        On a cluster the tables' slots are spread over shards: the calls go
+        concurrently instead.
+        """
         if not table_ids:
             return []
         if isinstance(self.client, RedisCluster):
-            return list(
-                await asyncio.gather(*(self.acquire_lease(t, owner, ttl_ms) for t in table_ids))
-            )
+
+            async def one(table_id: str) -> Any:
+                return await self.call(lambda: script(keys=[key_of(table_id)], args=args))
+
+            return list(await asyncio.gather(*(one(table_id) for table_id in table_ids)))
         client = self.client
 
-        async def renew() -> list[Any]:
+        async def each() -> list[Any]:
             pipe = client.pipeline(transaction=False)
             for table_id in table_ids:
-                await self._acquire(keys=[keys.lease(table_id)], args=[owner, ttl_ms], client=pipe)
+                await script(keys=[key_of(table_id)], args=args, client=pipe)
             return await pipe.execute()
 
-        return [bool(held) for held in await self.call(renew)]
+        return await self.call(each)
+
+    async def release_lease(self, table_id: str, owner: str) -> None:
+        await self.call(lambda: self._release(keys=[keys.lease(table_id)], args=[owner]))
 
     # ------------------------------------------------------------ followers
 
     async def follow(self, table_ids: list[str]) -> None:
         """Register (or renew) this node as a follower of these tables, in one round trip."""
-        if not table_ids:
-            return
         args: list[Any] = [self.store_id, self.follow_ttl_ms]
-        if isinstance(self.client, RedisCluster):  # one slot per table: no pipeline across
-
-            async def one(table_id: str) -> None:
-                await self.call(lambda: self._follow(keys=[keys.followers(table_id)], args=args))
-
-            await asyncio.gather(*(one(table_id) for table_id in table_ids))
-            return
-        client = self.client
-
-        async def renew() -> list[Any]:
-            pipe = client.pipeline(transaction=False)
-            for table_id in table_ids:
-                await self._follow(keys=[keys.followers(table_id)], args=args, client=pipe)
-            return await pipe.execute()
-
-        await self.call(renew)
+        await self._each_table(self._follow, keys.followers, table_ids, args)
 
     async def unfollow(self, table_id: str) -> None:
         await self.call(lambda: self.client.hdel(keys.followers(table_id), self.store_id))
-
-    async def release_lease(self, table_id: str, owner: str) -> None:
-        await self.call(lambda: self._release(keys=[keys.lease(table_id)], args=[owner]))
 
     # ------------------------------------------------------------ life
 
