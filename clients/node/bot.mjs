@@ -6,7 +6,9 @@
 // Node 22+ has WebSocket built in; Node 20 needs --experimental-websocket.
 // It joins (or creates) a table, answers every your_turn with a simple legal
 // choice, says next_deal after each scored deal, and prints the totals as one
-// JSON line when the table is over. See docs/CLIENTS.md for the walk-through.
+// JSON line when the table is over. When the connection drops (or the server
+// says bye: shutdown), it reconnects and resumes its seat with its token and
+// the last event it saw, so it misses nothing. See docs/CLIENTS.md.
 
 const [url = "ws://127.0.0.1:8765/", table = "new", ...flags] = process.argv.slice(2);
 const seatFlag = flags.indexOf("--seat");
@@ -14,9 +16,13 @@ const seat = seatFlag >= 0 ? Number(flags[seatFlag + 1]) : null;
 const start = flags.includes("--start");
 const deals = flags.includes("--deals") ? Number(flags[flags.indexOf("--deals") + 1]) : 1;
 
-const ws = new WebSocket(url, "tarot.v1.json");
+let ws = null;
 const send = (message) => ws.send(JSON.stringify(message));
 let mySeat = null;
+let token = null; // the seat's: resumes it after a lost connection
+let lastSeq = null; // the last event seen, so that a resume replays only what was missed
+let over = false;
+let retries = 0;
 let lastStatus = null;
 let hand = []; // the dealt hand: all this bot looks at to bid
 
@@ -38,17 +44,21 @@ function decide(legal, hand) {
 function onMessage(message) {
   switch (message.type) {
     case "welcome":
-      if (table === "new") send({ type: "create_table", options: { deals } });
+      retries = 0;
+      if (token) send({ type: "resume", token, last_seq: lastSeq });
+      else if (table === "new") send({ type: "create_table", options: { deals } });
       else send({ type: "join", table_id: table, seat, name: "node-bot" });
       break;
     case "table_created":
       send({ type: "join", table_id: message.table.table_id, seat, name: "node-bot" });
       break;
     case "joined":
+      if (token === null) console.error(`seated at ${message.table_id}, seat ${message.seat}`);
       mySeat = message.seat;
-      console.error(`seated at ${message.table_id}, seat ${mySeat}`);
+      token = message.token;
       break;
     case "snapshot":
+      lastSeq = message.seq;
       hand = message.view ? message.view.hand : [];
       if (start && message.table.status === "waiting") send({ type: "start" });
       break;
@@ -56,6 +66,7 @@ function onMessage(message) {
       send({ type: "act", action: decide(message.legal, hand) });
       break;
     case "event":
+      lastSeq = message.seq;
       onEvent(message.event);
       break;
     case "error":
@@ -65,7 +76,7 @@ function onMessage(message) {
       break;
     case "bye":
       console.error(`bye: ${message.reason}`);
-      process.exit(1);
+      if (message.reason !== "shutdown") process.exit(1); // shutdown: resume elsewhere
   }
 }
 
@@ -82,15 +93,28 @@ function onEvent(event) {
       if (lastStatus === "played") send({ type: "next_deal" }); // cancelled deals re-deal alone
       break;
     case "table_over":
+      over = true;
       console.log(JSON.stringify({ seat: mySeat, totals: event.totals }));
       ws.close();
       process.exit(0);
   }
 }
 
-ws.addEventListener("open", () => send({ type: "hello", protocol: 1, client: "node-bot" }));
-ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
-ws.addEventListener("error", (e) => {
-  console.error(`connection error: ${e.message ?? e.type}`);
-  process.exit(1);
-});
+function connect() {
+  ws = new WebSocket(url, "tarot.v1.json");
+  ws.addEventListener("open", () => send({ type: "hello", protocol: 1, client: "node-bot" }));
+  ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
+  ws.addEventListener("error", (e) => console.error(`connection error: ${e.message ?? e.type}`));
+  ws.addEventListener("close", () => {
+    if (over) return;
+    if (token === null || retries >= 8) {
+      console.error("connection lost");
+      process.exit(1);
+    }
+    const delay = Math.min(2000, 100 * 2 ** retries++); // 0.1 s, 0.2 s, ... then 2 s
+    console.error(`connection lost; resuming seat ${mySeat} in ${delay} ms`);
+    setTimeout(connect, delay);
+  });
+}
+
+connect();

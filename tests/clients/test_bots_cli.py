@@ -13,6 +13,8 @@ import pytest
 from cli.main import main
 from clients.python import Bot, Client, play_table
 from protocol import models as m
+from server.app import App
+from server.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_BOT = ROOT / "clients" / "node" / "bot.mjs"
@@ -135,3 +137,37 @@ def test_a_bad_policy_is_refused_before_connecting(
 ) -> None:
     assert main(["bot", "--table", "T", "--policy", policy]) == 2
     assert reason in capsys.readouterr().err
+
+
+async def test_the_node_bot_resumes_its_seat_when_the_connection_drops() -> None:
+    # AI moves paced, so that the deal is still on when the server drops everyone.
+    app = await App.start(Settings(port=0, ai_pause_seconds=0.05, lease_ms=600))
+    url = f"ws://127.0.0.1:{app.port}/"
+    client = await Client.connect(url, "json")
+    try:
+        created = await client.create_table(m.TableOptions(deals=1))
+        table_id = created.table.table_id
+        await client.join(table_id, seat=1)
+        bot = asyncio.ensure_future(run(*node(), str(NODE_BOT), url, table_id, "--seat", "3"))
+        async for message in client:
+            if isinstance(message, m.Event) and isinstance(message.event, m.SeatChanged):
+                if message.event.seat.seat == 3 and message.event.seat.occupant == "human":
+                    break
+        await client.start()
+
+        async def drop_twice() -> None:
+            for _ in range(2):
+                await asyncio.sleep(0.5)
+                for connection in list(app.connections):
+                    await connection.ws.close(1011, "dropped by the test")
+
+        dropping = asyncio.ensure_future(drop_twice())
+        totals = await play_table(client, Bot())
+        await dropping
+        code, out, err = await bot
+        assert code == 0, err
+        assert json.loads(out) == {"seat": 3, "totals": totals}
+        assert err.count("resuming seat 3") >= 2
+    finally:
+        await client.close()
+        await app.stop(drain_seconds=0)
