@@ -3,6 +3,7 @@
     tarot play                          # a local server, one deal against 3 AI
     tarot play --deals 4 --ai expert    # a series of 4 deals
     tarot play --server ws://host:8765/ --table AbC123
+    tarot play --server ws://host:8765/ --watch AbC123   # as a spectator
 
 Without ``--server`` a server runs inside this process on a free port.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 
@@ -18,6 +20,7 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="play in the terminal (a local server unless --server)")
     p.add_argument("--server", help="WebSocket URL of a server (default: start a local one)")
     p.add_argument("--table", help="join this table instead of creating one")
+    p.add_argument("--watch", metavar="TABLE", help="follow this table as a spectator")
     p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: a free one)")
     p.add_argument("--name", default="", help="your name at the table")
     p.add_argument("--deals", type=int, default=1, help="deals of a new table (default 1)")
@@ -40,9 +43,13 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from clients.terminal import TableApp
 
+    if args.watch and (not args.server or args.table):
+        print("tarot play: --watch needs --server, and no --table", file=sys.stderr)
+        return 2
     app = TableApp(
         args.server,
-        table_id=args.table,
+        table_id=args.watch or args.table,
+        watch=bool(args.watch),
         seat=args.seat,
         name=args.name,
         deals=args.deals,

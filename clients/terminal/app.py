@@ -6,6 +6,8 @@
 
 Without a server URL it starts a local server in this process on a free port,
 creates a table of ``deals`` deals, takes seat 0 and starts it against AI.
+With ``watch=True`` it follows ``table_id`` as a spectator: the public events
+only, no seat, nothing to decide.
 Everything it shows is ``client.state``; every decision is one of the
 ``your_turn``'s legal choices, so nothing here knows a rule of the game.
 """
@@ -47,6 +49,8 @@ def decision_for(state: TableState | None, declined_poignee: bool, awaiting_next
     if state.over:
         return Decision("over", prompt="The table is over. Press q to quit.")
     legal = state.legal
+    if state.seat is None:
+        return Decision("wait", prompt="Watching (public information only). Press q to quit.")
     if legal is None:
         if awaiting_next:
             return Decision("next", prompt="Deal over. Press n (or Enter) for the next deal.")
@@ -101,9 +105,13 @@ class TableApp(App[list[m.Number] | None]):
         ai_level: m.AiLevel = "basic",
         ai_pause: float = 0.5,
         codec: Any = "msgpack",
+        watch: bool = False,
     ) -> None:
         super().__init__()
+        if watch and (url is None or table_id is None):
+            raise ValueError("watching needs a server URL and a table id")
         self.url = url
+        self.spectator = watch
         self.table_id = table_id
         self.seat = seat
         self.player_name = name
@@ -173,6 +181,10 @@ class TableApp(App[list[m.Number] | None]):
 
     async def _sit(self, client: Client) -> None:
         table_id = self.table_id
+        if self.spectator and table_id is not None:
+            await client.watch(table_id)
+            self.log_line(f"Watching table {table_id}.")
+            return
         if table_id is None:
             options = m.TableOptions(deals=self.deals, ai_level=self.ai_level)
             table_id = (await client.create_table(options)).table.table_id

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from cli.main import main
 from clients.python import Bot, Client, play_table
 from clients.terminal import TableApp
 from protocol import models as m
@@ -124,3 +126,34 @@ async def test_tarot_play_joins_a_table_on_a_server_beside_another_player(url: s
         assert "Zoe" in shown(app, "#seats") or "You" in shown(app, "#seats")
         await pilot.press("q")
     await other.close()
+
+
+async def test_tarot_play_watches_a_table_as_a_spectator(url: str) -> None:
+    """The spectator sees the deal go by, its public side only, and is asked nothing."""
+    player = await Client.connect(url)
+    created = await player.create_table(m.TableOptions(deals=1))
+    table_id = created.table.table_id
+    await player.join(table_id, seat=1)
+    app = TableApp(url, table_id=table_id, watch=True, codec="json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(30):
+            while app.state is None or app.state.table is None:
+                await pilot.pause(0.01)
+        assert app.state.seat is None and "Watching" in app.decision.prompt
+        await player.start()
+        totals = await play_table(player, Bot())
+        async with asyncio.timeout(30):
+            while not app.state.over:
+                await pilot.pause(0.01)
+        assert app.state.totals == totals
+        assert app.state.turn is None  # never asked to act
+        assert app.state.view is not None and app.state.view.hand == []
+        assert "Totals:" in shown(app, "#header")
+        await pilot.press("q")
+    assert app.return_value == totals
+    await player.close()
+
+
+def test_tarot_play_refuses_to_watch_without_a_server(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--watch", "AbC123"]) == 2
+    assert "--watch needs --server" in capsys.readouterr().err
