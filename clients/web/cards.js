@@ -1,6 +1,9 @@
 // Cards: the codes of RECORD.md (T1..T21, EX, rank+suit), their order in a hand,
-// their names in each language, and their faces drawn as SVG (Marseille or French suits).
+// their names in each language, and their faces drawn as SVG (Marseille or French suits;
+// the Marseille court cards are portraits, drawn in courts.js).
 // Display only: no rule of the game lives here.
+
+import { courtPortrait, courtSymbols } from "./courts.js";
 
 const RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"];
 const SUIT_ORDER = ["S", "H", "C", "D"]; // alternate cool and warm colours in the hand
@@ -183,12 +186,13 @@ const SYMBOLS = {
     '<path fill="none" stroke="currentColor" stroke-width="5" stroke-linecap="round" d="M62 34c10-20 24-26 32-22"/>',
 };
 
-/** Insert the SVG sprite (suit symbols, card back pattern) once into the document. */
+/** Insert the SVG sprite (suit symbols, court figures, card back pattern) once into the document. */
 export function installSprite(doc = document) {
   if (doc.getElementById("card-sprite")) return;
-  const symbols = Object.entries(SYMBOLS)
-    .map(([id, body]) => `<symbol id="sym-${id}" viewBox="0 0 100 100">${body}</symbol>`)
-    .join("");
+  const symbols =
+    Object.entries(SYMBOLS)
+      .map(([id, body]) => `<symbol id="sym-${id}" viewBox="0 0 100 100">${body}</symbol>`)
+      .join("") + courtSymbols();
   const back =
     '<pattern id="back-pattern" width="12" height="12" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
     '<rect width="12" height="12" fill="#7a1f2b"/><path d="M0 6h12M6 0v12" stroke="#a8404c" stroke-width="1.4"/>' +
@@ -306,6 +310,8 @@ function suitFace(c, face, lang) {
   if (c.value <= 10) {
     const size = c.value === 1 ? 52 : c.value <= 3 ? 30 : 24;
     body = PIPS[c.value].map(([x, y]) => use(sym, x, y, size, colour)).join("");
+  } else if (face === "marseille") {
+    body = courtPortrait(c.rank, c.suit, colour, sym);
   } else {
     body =
       `<rect x="22" y="28" width="56" height="104" rx="4" fill="${colour}" fill-opacity=".10" stroke="${colour}" stroke-width="1.5"/>` +
