@@ -55,6 +55,17 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 @pytest.fixture
+def replicated_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """A Redis Cluster of three masters with one replica each, and a short node
+    time-out (1 s): a dead master's replica takes over within a few seconds."""
+    started = Cluster(tmp_path / "cluster", replicas=1, node_timeout_ms=1000)
+    try:
+        yield started.start()
+    finally:
+        started.stop()
+
+
+@pytest.fixture
 async def nodes(tmp_path: Path) -> AsyncIterator[NodeFactory]:
     """Start ``tarot serve`` processes: ``nodes(url, "a", *flags)``; all ended after the test
     (after the test's wire clients are closed, so that they drain at once)."""

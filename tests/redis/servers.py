@@ -81,9 +81,14 @@ class RedisServer:
 
 
 class Cluster:
-    """A Redis Cluster of three masters (no replicas) on free ports."""
+    """A Redis Cluster on free ports: three masters, each with ``replicas`` replicas.
 
-    def __init__(self, workdir: Path) -> None:
+    With replicas, a master that dies is replaced by its replica within a few
+    ``node_timeout_ms`` (the replica is promoted; the cluster answers again).
+    """
+
+    def __init__(self, workdir: Path, replicas: int = 0, node_timeout_ms: int = 2000) -> None:
+        self.replicas = replicas
         self.servers = [
             RedisServer(
                 workdir / f"n{i}",
@@ -92,11 +97,11 @@ class Cluster:
                 "--cluster-config-file",
                 "nodes.conf",
                 "--cluster-node-timeout",
-                "2000",
+                str(node_timeout_ms),
                 "--cluster-port",  # the default, port + 10000, may not be a port
                 str(free_port()),
             )
-            for i in range(3)
+            for i in range(3 * (1 + replicas))
         ]
 
     @property
@@ -107,27 +112,64 @@ class Cluster:
         for server in self.servers:
             server.start()
         addresses = [f"127.0.0.1:{s.port}" for s in self.servers]
+        replicas = ["--cluster-replicas", str(self.replicas)]
         subprocess.run(
-            ["redis-cli", "--cluster", "create", *addresses, "--cluster-yes"],
+            ["redis-cli", "--cluster", "create", *addresses, *replicas, "--cluster-yes"],
             check=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             timeout=30,
         )
-        wait_until(self._ok, "cluster_state:ok on every node", 20)
+        wait_until(self.is_ok, "cluster_state:ok on every node", 20)
+        if self.replicas:
+            wait_until(self._replicas_up, "every replica in sync with its master", 20)
         return self
 
-    def _ok(self) -> bool:
-        for server in self.servers:
-            out = subprocess.run(
-                ["redis-cli", "-p", str(server.port), "cluster", "info"],
-                capture_output=True,
-                text=True,
-                timeout=5,
-            ).stdout
-            if "cluster_state:ok" not in out:
-                return False
-        return True
+    def running(self) -> list[RedisServer]:
+        return [s for s in self.servers if s.process is not None]
+
+    def is_ok(self) -> bool:
+        """Every running node says cluster_state:ok (and so serves every slot)."""
+        return all("cluster_state:ok" in self.cli(s, "cluster", "info") for s in self.running())
+
+    def cli(self, server: RedisServer, *command: str) -> str:
+        return subprocess.run(
+            ["redis-cli", "-p", str(server.port), *command],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout
+
+    def has_failed_over(self) -> bool:
+        """Three masters serve every slot again, after one was killed (a replica was promoted)."""
+        return len(self.masters()) == 3 and self.is_ok()
+
+    def masters(self) -> list[RedisServer]:
+        """The running nodes that are masters now (a promoted replica included)."""
+        return [s for s in self.running() if "role:master" in self.cli(s, "info", "replication")]
+
+    def _replicas_up(self) -> bool:
+        return all(self.in_sync(master) for master in self.masters())
+
+    def in_sync(self, master: RedisServer) -> bool:
+        """Its replicas are online and have acknowledged every write of the master.
+
+        Replication is asynchronous: a master killed before this would take its
+        last writes with it.
+        """
+        info = self.cli(master, "info", "replication")
+        offset = re.search(r"master_repl_offset:(\d+)", info)
+        replicas = re.findall(r"slave\d+:.*state=(\w+),offset=(\d+)", info)
+        if offset is None or len(replicas) < self.replicas:
+            return False
+        return all(state == "online" and int(at) == int(offset[1]) for state, at in replicas)
+
+    def kill(self, server: RedisServer) -> None:
+        """kill -9: the node is gone, as in a crash; its replica must take over."""
+        if server.process is not None:
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait()
+            server.process = None
 
     def stop(self) -> None:
         for server in self.servers:
