@@ -10,6 +10,7 @@ from .codecs import (
     Codec,
     codec_for,
     decode_client,
+    request_id,
 )
 from .errors import ERROR_CODES, ProtocolError
 from .models import (
@@ -41,4 +42,5 @@ __all__ = [
     "ServerMessage",
     "codec_for",
     "decode_client",
+    "request_id",
 ]

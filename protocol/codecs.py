@@ -15,7 +15,15 @@ import msgpack
 from pydantic import BaseModel, ValidationError
 
 from .errors import ProtocolError
-from .models import CLIENT_MESSAGES, MAX_FRAME_BYTES, SERVER_MESSAGES, ClientMessage, ServerMessage
+from .models import (
+    CLIENT_MESSAGES,
+    MAX_FRAME_BYTES,
+    REQUEST_ID,
+    SERVER_MESSAGES,
+    ClientMessage,
+    RequestId,
+    ServerMessage,
+)
 
 JSON_SUBPROTOCOL = "tarot.v1.json"
 MSGPACK_SUBPROTOCOL = "tarot.v1.msgpack"
@@ -80,13 +88,25 @@ def decode_client(data: Any) -> ClientMessage:
         raise ProtocolError("bad_frame", "a message must be an object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id(data))
     try:
         return CLIENT_MESSAGES.validate_python(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or kind
-        raise ProtocolError("invalid_message", f"{kind}: {where}: {first['msg']}") from e
+        raise ProtocolError(
+            "invalid_message", f"{kind}: {where}: {first['msg']}", request_id(data)
+        ) from e
+
+
+def request_id(data: Any) -> RequestId | None:
+    """The ``id`` of a decoded frame that is refused, if it has a valid one: its error's ``re``."""
+    if not isinstance(data, dict) or data.get("id") is None:
+        return None
+    try:
+        return REQUEST_ID.validate_python(data["id"], strict=True)
+    except ValidationError:
+        return None
 
 
 def _client_types() -> frozenset[str]:

@@ -30,8 +30,9 @@ ERROR_CODES: dict[str, str] = {
 class ProtocolError(Exception):
     """A frame or message refused before it reached a table."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, request_id: str | int | None = None) -> None:
         assert code in ERROR_CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.request_id = request_id  # the refused message's ``id``, when it could be read

@@ -29,6 +29,12 @@ Number = int | float  # scores keep their int form (45, not 45.0); halves are fl
 AiLevel = Literal["random", "basic", "expert", "strong"]
 PoigneeLevelName = Literal["simple", "double", "triple"]
 PhaseName = Literal["bidding", "discard", "chelem", "play", "done"]
+# A client's name for one request, echoed as ``re`` in its answer: a short string, or an
+# integer that every JSON implementation (JavaScript's doubles included) reads exactly.
+RequestId = (
+    Annotated[str, Field(strict=True, min_length=1, max_length=64)]
+    | Annotated[int, Field(strict=True, ge=-(2**53 - 1), le=2**53 - 1)]
+)
 
 
 class Model(BaseModel):
@@ -353,22 +359,28 @@ EventModel = Annotated[
 # ---------------------------------------------------------------- client -> server
 
 
-class Hello(Model):
+class Request(Model):
+    """Every client message may carry an ``id``; its answer then carries it as ``re``."""
+
+    id: RequestId | None = None
+
+
+class Hello(Request):
     type: Literal["hello"] = "hello"
     protocol: int
     client: str = Field(default="", max_length=100)
 
 
-class ListTables(Model):
+class ListTables(Request):
     type: Literal["list_tables"] = "list_tables"
 
 
-class CreateTable(Model):
+class CreateTable(Request):
     type: Literal["create_table"] = "create_table"
     options: TableOptions = Field(default_factory=TableOptions)
 
 
-class Join(Model):
+class Join(Request):
     """Take a seat: a given one, or any free one when ``seat`` is null."""
 
     type: Literal["join"] = "join"
@@ -378,13 +390,13 @@ class Join(Model):
     invite: str | None = Field(default=None, max_length=64)
 
 
-class Watch(Model):
+class Watch(Request):
     type: Literal["watch"] = "watch"
     table_id: TableId
     invite: str | None = Field(default=None, max_length=64)
 
 
-class Resume(Model):
+class Resume(Request):
     """Come back to a seat with its token; ``last_seq`` is the last event seen."""
 
     type: Literal["resume"] = "resume"
@@ -392,28 +404,28 @@ class Resume(Model):
     last_seq: int | None = Field(default=None, ge=0)
 
 
-class Start(Model):
+class Start(Request):
     """Start the table now: empty seats are filled with AI."""
 
     type: Literal["start"] = "start"
 
 
-class Act(Model):
+class Act(Request):
     type: Literal["act"] = "act"
     action: ActionModel
 
 
-class NextDeal(Model):
+class NextDeal(Request):
     """This seat is ready for the next deal (the table waits for every human seat)."""
 
     type: Literal["next_deal"] = "next_deal"
 
 
-class Leave(Model):
+class Leave(Request):
     type: Literal["leave"] = "leave"
 
 
-class Ping(Model):
+class Ping(Request):
     type: Literal["ping"] = "ping"
 
 
@@ -436,24 +448,38 @@ ClientMessage = Annotated[
 # ---------------------------------------------------------------- server -> client
 
 
-class Welcome(Model):
+class Reply(Model):
+    """The answer to one request: ``re`` is the request's ``id``, left out when it had none."""
+
+    re: RequestId | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        re = data.pop("re")
+        if re is not None:
+            data["re"] = re  # last: ``type`` stays first, as in every other message
+        return data
+
+
+class Welcome(Reply):
     type: Literal["welcome"] = "welcome"
     protocol: int = PROTOCOL_VERSION
     server: str
 
 
-class Tables(Model):
+class Tables(Reply):
     type: Literal["tables"] = "tables"
     tables: list[TableSummary]
 
 
-class TableCreated(Model):
+class TableCreated(Reply):
     type: Literal["table_created"] = "table_created"
     table: TableSummary
     invite: str | None = None
 
 
-class Joined(Model):
+class Joined(Reply):
     """You hold ``seat`` at the table; keep ``token`` to resume it."""
 
     type: Literal["joined"] = "joined"
@@ -462,7 +488,7 @@ class Joined(Model):
     token: str
 
 
-class Watching(Model):
+class Watching(Reply):
     type: Literal["watching"] = "watching"
     table_id: TableId
 
@@ -496,16 +522,28 @@ class YourTurn(Model):
     deadline_ms: int | None = None
 
 
-class Left(Model):
+class Left(Reply):
     type: Literal["left"] = "left"
     table_id: TableId
 
 
-class Pong(Model):
+class Pong(Reply):
     type: Literal["pong"] = "pong"
 
 
-class Error(Model):
+class Ack(Reply):
+    """``start``, ``act`` or ``next_deal`` with an ``id`` was done: its events, if any, came first.
+
+    ``seq`` is the table's last event when it was done.
+    """
+
+    type: Literal["ack"] = "ack"
+    re: RequestId
+    table_id: TableId
+    seq: int
+
+
+class Error(Reply):
     """A refused message: nothing changed. ``code`` is stable (see docs/PROTOCOL.md)."""
 
     type: Literal["error"] = "error"
@@ -534,11 +572,13 @@ ServerMessage = Annotated[
     | YourTurn
     | Left
     | Pong
+    | Ack
     | Error
     | Bye,
     Field(discriminator="type"),
 ]
 
 CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+REQUEST_ID: TypeAdapter[RequestId] = TypeAdapter(RequestId)
 SERVER_MESSAGES: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 EVENTS: TypeAdapter[EventModel] = TypeAdapter(EventModel)

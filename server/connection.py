@@ -16,7 +16,7 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, broadcast
 from websockets.exceptions import ConnectionClosed
 
-from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for
+from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
 from protocol import models as m
 from protocol.convert import action_of
 
@@ -70,10 +70,15 @@ class Connection:
         self.send_frame(self.codec.encode(message))
 
     def error(
-        self, code: str, message: str, rule: str | None = None, reason: str | None = None
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        reason: str | None = None,
+        re: m.RequestId | None = None,
     ) -> None:
         self.node.metrics.refused.labels(code=code).inc()
-        self.send(m.Error(code=code, message=message, rule=rule, reason=reason))
+        self.send(m.Error(code=code, message=message, rule=rule, reason=reason, re=re))
 
     async def serve(self) -> None:
         self.node.metrics.connections.inc()
@@ -98,52 +103,71 @@ class Connection:
                 self.send(m.Bye(reason="abuse", message="too many messages"))
                 await self.ws.close(1008, "rate limit")
                 return False
-            self.error("rate_limited", "too many messages: slow down")
+            self.error("rate_limited", "too many messages: slow down", re=self._peek_id(frame))
             return True
+        re: m.RequestId | None = None
         try:
             message = self.codec.decode_client(frame)
+            re = message.id
             await self._dispatch(message)
-        except ProtocolError as e:
-            self.error(e.code, e.message)
+        except ProtocolError as e:  # unreadable (its id read apart, if it can be), or refused
+            self.error(e.code, e.message, re=e.request_id if re is None else re)
         except tr.TableRefused as e:
-            self.error(e.code, e.message, e.rule, e.reason)
+            self.error(e.code, e.message, e.rule, e.reason, re=re)
         except ConnectionClosed:
             return False
         except Exception:  # the server never crashes on one message
             log.exception("internal error on a message")
-            self.error("internal", "an unexpected server error; nothing changed")
+            self.error("internal", "an unexpected server error; nothing changed", re=re)
         return True
+
+    def _peek_id(self, frame: str | bytes) -> m.RequestId | None:
+        """The ``id`` of a frame refused unread, so that its sender knows which one it was."""
+        try:
+            return request_id(self.codec.loads(frame))
+        except ProtocolError:
+            return None
 
     async def _dispatch(self, message: Any) -> None:  # noqa: C901 - one branch per type
         if isinstance(message, m.Hello):
             return self._hello(message)
         if not self.greeted:
             raise ProtocolError("hello_required", "say hello first (with the protocol version)")
+        re = message.id
         match message:
             case m.Ping():
-                self.send(m.Pong())
+                self.send(m.Pong(re=re))
             case m.ListTables():
-                self.send(m.Tables(tables=await self.node.list_tables()))
+                self.send(m.Tables(tables=await self.node.list_tables(), re=re))
             case m.CreateTable(options=options):
                 runtime = await self.node.create_table(options)
-                self.send(m.TableCreated(table=runtime.summary(), invite=runtime.data.invite))
+                invite = runtime.data.invite
+                self.send(m.TableCreated(table=runtime.summary(), invite=invite, re=re))
             case m.Join():
                 await self._join(message)
             case m.Watch(table_id=table_id, invite=invite):
-                await self._watch(table_id, invite)
+                await self._watch(table_id, invite, re)
             case m.Resume(token=token, last_seq=last_seq):
-                await self._resume(token, last_seq)
+                await self._resume(token, last_seq, re)
             case m.Start():
                 runtime, _ = self._seated()
                 await runtime.transact(lambda d, s: tr.start(d, s, now_ms()))
+                self._ack(runtime, re)
             case m.Act(action=action):
                 await self._act(action)
+                self._ack(self.table, re)
             case m.NextDeal():
                 runtime, seat = self._seated()
                 await runtime.transact(lambda d, s: tr.ready(d, s, seat, now_ms()))
+                self._ack(runtime, re)
             case m.Leave():
-                await self._leave()
+                await self._leave(re)
         return None
+
+    def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:
+        """Done: the change's events were sent before (``apply_update`` delivers them)."""
+        if re is not None and runtime is not None:
+            self.send(m.Ack(re=re, table_id=runtime.table_id, seq=runtime.data.seq))
 
     def _hello(self, hello: m.Hello) -> None:
         if hello.protocol != PROTOCOL_VERSION:
@@ -153,7 +177,7 @@ class Connection:
                 f"this server speaks {PROTOCOL_VERSION}",
             )
         self.greeted = True
-        self.send(m.Welcome(server=SERVER_NAME))
+        self.send(m.Welcome(server=SERVER_NAME, re=hello.id))
 
     def _seated(self) -> tuple[TableRuntime, int]:
         if self.table is None or self.seat is None:
@@ -174,18 +198,18 @@ class Connection:
         seat, token = change.result
         self.table, self.seat = runtime, seat
         self.session = change.data.seats[seat].session
-        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
+        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=join.id))
         await runtime.follow(self)
 
-    async def _watch(self, table_id: str, invite: str | None) -> None:
+    async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         self._free()
         runtime = await self.node.runtime(table_id)
         tr.check_invite(runtime.data, invite)
         self.table, self.seat = runtime, None
-        self.send(m.Watching(table_id=table_id))
+        self.send(m.Watching(table_id=table_id, re=re))
         await runtime.follow(self)
 
-    async def _resume(self, token: str, last_seq: int | None) -> None:
+    async def _resume(self, token: str, last_seq: int | None, re: m.RequestId | None) -> None:
         if self.table is not None and self.seat is not None:
             raise tr.TableRefused("already_seated", "this connection already holds a seat")
         try:
@@ -201,7 +225,7 @@ class Connection:
         if self.table is not None:  # a spectator taking a seat stops watching
             self.table.unsubscribe(self)
         self.table, self.seat, self.session = runtime, seat, change.result
-        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token))
+        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
         await runtime.follow(self, last_seq)
 
     def replaced(self) -> None:
@@ -220,7 +244,7 @@ class Connection:
         self.node.metrics.actions.inc()
         self.node.metrics.action_latency.observe(time.perf_counter() - start)
 
-    async def _leave(self) -> None:
+    async def _leave(self, re: m.RequestId | None) -> None:
         if self.table is None:
             raise tr.TableRefused("not_seated", "this connection follows no table")
         runtime, seat = self.table, self.seat
@@ -229,7 +253,7 @@ class Connection:
             await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
         runtime.unsubscribe(self)
         self.table, self.seat = None, None
-        self.send(m.Left(table_id=runtime.table_id))
+        self.send(m.Left(table_id=runtime.table_id, re=re))
 
     async def _gone(self) -> None:
         """The connection closed: a seated player's grace period starts."""

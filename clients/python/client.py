@@ -13,9 +13,10 @@ Theory of operation. One reader task reads every message, first applies it to
 message read), then hands it to the request waiting for it, if any, and
 queues table traffic (``event``, ``your_turn``, ``snapshot``, ``bye`` and
 errors no request claimed) for ``async for``. Requests go one at a time;
-each returns its reply or raises ``ServerError``. ``act`` returns once the
-table shows the action (its event) and ``start``/``next_deal`` once a ``pong``
-sent behind them comes back, so a refusal is always raised by its call.
+each returns its reply or raises ``ServerError``. Every request carries an
+``id`` and its answer (or ``error``) the same ``re``, so an answer is never
+taken for another's; ``act``, ``start`` and ``next_deal`` return at their
+``ack``, which the server sends after the change's events.
 
 If the connection drops (or the server says ``bye`` with reason ``shutdown``),
 the reader reconnects with backoff and resumes the seat with its token and
@@ -52,15 +53,7 @@ Action = m.BidAction | m.DiscardAction | m.ChelemAction | m.PoigneeAction | m.Pl
 Accept = Callable[[ServerMessage], bool]
 
 # Messages that answer a request and are not table traffic.
-_REPLIES = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching, m.Left, m.Pong)
-# The event that shows each action was taken.
-_ACTION_EVENTS = {
-    "bid": "bid",
-    "discard": "discard_kept",
-    "chelem": "chelem",
-    "poignee": "poignee",
-    "play": "card",
-}
+_REPLIES = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching, m.Left, m.Pong, m.Ack)
 _NOT_RESUMABLE = frozenset({"bad_token", "unknown_table", "bad_invite", "table_full"})
 _LOST = (ConnectionClosed, OSError, InvalidHandshake, TimeoutError)
 RATE_LIMIT_RETRIES = 6
@@ -99,6 +92,7 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
         self._ended: ClientError | None = None
+        self._last_id = 0
 
     @classmethod
     async def connect(
@@ -205,11 +199,11 @@ class Client:
 
     async def start(self) -> None:
         """Start the table now: empty seats are filled with AI."""
-        await self._request(m.Start(), _is(m.Pong), then=m.Ping())
+        await self._request(m.Start(), _is(m.Ack))
 
     async def next_deal(self) -> None:
         """Say this seat is ready for the next deal."""
-        await self._request(m.NextDeal(), _is(m.Pong), then=m.Ping())
+        await self._request(m.NextDeal(), _is(m.Ack))
 
     async def leave(self) -> None:
         """Leave the table: the seat empties (before the start) or an AI takes it."""
@@ -223,17 +217,7 @@ class Client:
 
     async def act(self, action: Action) -> None:
         """Take an action; returns once the table shows it, ``ServerError`` if refused."""
-        seat = self.state.seat if self.state is not None else None
-        kind = _ACTION_EVENTS[action.kind]
-
-        def shown(message: ServerMessage) -> bool:
-            return (
-                isinstance(message, m.Event)
-                and message.event.kind == kind
-                and getattr(message.event, "seat", None) == seat
-            )
-
-        await self._request(m.Act(action=action), shown)
+        await self._request(m.Act(action=action), _is(m.Ack))
 
     async def bid(self, contract: m.ContractCode) -> None:
         await self.act(m.BidAction(contract=contract))
@@ -252,35 +236,37 @@ class Client:
 
     # ------------------------------------------------------------ requests
 
-    async def _request(
-        self, message: BaseModel, accept: Accept, then: BaseModel | None = None
-    ) -> ServerMessage:
-        """Send ``message`` (and ``then``); the reply ``accept`` takes, or ``ServerError``.
+    async def _request(self, message: m.Request, accept: Accept) -> ServerMessage:
+        """Send ``message``; the reply ``accept`` takes, or ``ServerError``.
 
         A message refused as ``rate_limited`` changed nothing: it is sent again
-        after a pause (not with ``then``, whose refusal could be either's).
+        after a pause.
         """
         for attempt in range(RATE_LIMIT_RETRIES):
             try:
-                return await self._exchange(message, accept, then)
+                return await self._exchange(message, accept)
             except ServerError as e:
-                if e.code != "rate_limited" or then is not None:
+                if e.code != "rate_limited":
                     raise
                 await asyncio.sleep(0.1 * 2**attempt)
-        return await self._exchange(message, accept, then)
+        return await self._exchange(message, accept)
 
-    async def _exchange(
-        self, message: BaseModel, accept: Accept, then: BaseModel | None
-    ) -> ServerMessage:
+    async def _exchange(self, message: m.Request, accept: Accept) -> ServerMessage:
         async with self._lock:
             conn = await self._ready()
+            self._last_id += 1
+            rid = self._last_id
             future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
-            self._waiter = _Waiter(lambda r: isinstance(r, m.Error) or accept(r), future)
+
+            def answers(reply: ServerMessage) -> bool:
+                if isinstance(reply, m.Reply) and reply.re is not None:
+                    return reply.re == rid and (isinstance(reply, m.Error) or accept(reply))
+                return not isinstance(reply, m.Reply) and accept(reply)  # e.g. join's snapshot
+
+            self._waiter = _Waiter(answers, future)
             try:
                 try:
-                    await conn.send(message)
-                    if then is not None:
-                        await conn.send(then)
+                    await conn.send(message.model_copy(update={"id": rid}))
                 except ConnectionClosed as e:
                     raise ConnectionLost("the connection dropped before the request left") from e
                 async with asyncio.timeout(self.timeout):
