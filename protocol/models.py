@@ -69,6 +69,7 @@ class TableSummary(Model):
     deal_number: int = 0
     spectators: int = 0
     totals: list[Number] = Field(default_factory=lambda: list[Number]([0, 0, 0, 0]))
+    next_deal_ms: int | None = None  # between deals: the next one starts then at the latest
 
 
 class DiscardChoice(Model):
@@ -328,6 +329,19 @@ class RecordEvent(Model):
     record: dict[str, Any]
 
 
+class BetweenDealsEvent(Model):
+    """Public, after a played deal's score: deal ``next_deal_number`` starts at ``deadline_ms``
+    at the latest, sooner once ``waiting_for`` is empty (every human seat sent ``next_deal``).
+
+    Sent again, with fewer seats, each time a seat says it is ready.
+    """
+
+    kind: Literal["between_deals"] = "between_deals"
+    next_deal_number: int
+    deadline_ms: int
+    waiting_for: list[Seat]
+
+
 class TableOverEvent(Model):
     kind: Literal["table_over"] = "table_over"
     totals: list[Number]
@@ -351,6 +365,7 @@ EventModel = Annotated[
     | CancelledEvent
     | ScoreEvent
     | RecordEvent
+    | BetweenDealsEvent
     | TableOverEvent,
     Field(discriminator="kind"),
 ]

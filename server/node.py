@@ -93,7 +93,11 @@ class Node:
     async def create_table(self, options: m.TableOptions) -> TableRuntime:
         invite = new_table_id() + new_table_id() if options.private else None
         data = TableData(
-            table_id=new_table_id(), options=options, invite=invite, created_ms=now_ms()
+            table_id=new_table_id(),
+            options=options,
+            invite=invite,
+            created_ms=now_ms(),
+            next_deal_seconds=self.settings.next_deal_seconds,
         )
         try:
             await self.store.create(data)

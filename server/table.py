@@ -346,8 +346,11 @@ class TableRuntime:
                 return settings.ai_pause_seconds - (time.monotonic() - self._last_change)
             if tr.everyone_ready(data, now):
                 return settings.ai_pause_seconds - (time.monotonic() - self._last_change)
-            over = data.deal_over_ms or now
-            wait = (over + settings.next_deal_seconds * 1000 - now) / 1000
+            if data.next_deal_ms is None:  # stored before the wait was kept with the table
+                over = data.deal_over_ms or now
+                wait = (over + settings.next_deal_seconds * 1000 - now) / 1000
+            else:
+                wait = (data.next_deal_ms - now) / 1000
             return min(wait, self._grace_left(now))
         seat = data.seats[state.to_act]
         if seat.occupant == "ai":

@@ -58,6 +58,8 @@ class TableData(Data):
     deal: DealData | None = None
     ready: list[bool] = Field(default_factory=lambda: [False] * 4)
     deal_over_ms: int | None = None  # when the current deal ended
+    next_deal_seconds: float = 30.0  # the wait between deals, from the settings of its creator
+    next_deal_ms: int | None = None  # between played deals: the next starts then at the latest
     turn_deadline_ms: int | None = None
     phase: m.PhaseName | None = None  # the current deal's, kept here for the lobby of any node
 
@@ -80,6 +82,7 @@ class TableData(Data):
             deal_number=self.deal.number if self.deal else 0,
             totals=self.totals,
             spectators=spectators,
+            next_deal_ms=self.next_deal_ms if self.status == "playing" else None,
         )
 
     def with_seat(self, seat: int, **changes: Any) -> list[SeatData]:

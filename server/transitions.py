@@ -165,7 +165,9 @@ def begin_deal(change: Change, now_ms: int) -> None:
     number = data.deal.number + 1 if data.deal else 1
     deal = DealData(number=number, dealer=data.dealer, seed=new_seed())
     state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
-    change.data = data.model_copy(update={"deal": deal, "ready": [False] * 4, "deal_over_ms": None})
+    change.data = data.model_copy(
+        update={"deal": deal, "ready": [False] * 4, "deal_over_ms": None, "next_deal_ms": None}
+    )
     change.state = state
     change.emit(m.DealStartedEvent(deal_number=number, dealer=deal.dealer))
     for event in engine.deal_events(state):
@@ -248,6 +250,23 @@ def _close_deal(change: Change, now_ms: int) -> None:
     change.emit(m.RecordEvent(deal_number=data.deal.number, record=engine.to_record(state)))
     if series.is_over:
         _finish(change)
+    elif not state.cancelled:  # a cancelled deal is dealt again at once, without waiting
+        wait = int(change.data.next_deal_seconds * 1000)
+        change.data = change.data.model_copy(update={"next_deal_ms": now_ms + wait})
+        _announce_wait(change, now_ms)
+
+
+def _announce_wait(change: Change, now_ms: int) -> None:
+    data = change.data
+    assert data.deal is not None and data.next_deal_ms is not None
+    waiting = [i for i in range(len(data.seats)) if not _counts_as_ready(data, i, now_ms)]
+    change.emit(
+        m.BetweenDealsEvent(
+            next_deal_number=data.deal.number + 1,
+            deadline_ms=data.next_deal_ms,
+            waiting_for=waiting,
+        )
+    )
 
 
 def _finish(change: Change) -> None:
@@ -262,9 +281,13 @@ def ready(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) ->
     if data.status == "finished" or state is None or not state.is_over:
         # Late or repeated (the deal was re-dealt, or the table is over): nothing to do.
         return Change(data, state)
+    if data.ready[seat]:
+        return Change(data, state)  # said twice: nothing new
     change = Change(data.model_copy(update={"ready": _set(data.ready, seat)}), state)
     if everyone_ready(change.data, now_ms):
         begin_deal(change, now_ms)
+    elif change.data.next_deal_ms is not None:
+        _announce_wait(change, now_ms)
     return change
 
 
@@ -276,10 +299,12 @@ def _set(flags: list[bool], seat: int) -> list[bool]:
 
 def everyone_ready(data: TableData, now_ms: int) -> bool:
     """Every human is ready, or away past the grace period (the AI plays for them)."""
-    return all(
-        data.ready[i] or s.occupant != "human" or is_away(data, i, now_ms)
-        for i, s in enumerate(data.seats)
-    )
+    return all(_counts_as_ready(data, i, now_ms) for i in range(len(data.seats)))
+
+
+def _counts_as_ready(data: TableData, seat: int, now_ms: int) -> bool:
+    s = data.seats[seat]
+    return data.ready[seat] or s.occupant != "human" or is_away(data, seat, now_ms)
 
 
 def anyone_present(data: TableData) -> bool:

@@ -22,7 +22,7 @@ from protocol import ServerMessage
 from protocol import models as m
 
 # Events that do not change whose turn it is or what they may do.
-_KEEPS_TURN = frozenset({"seat", "hidden", "record"})
+_KEEPS_TURN = frozenset({"seat", "hidden", "record", "between_deals"})
 
 
 def card_order(code: str) -> int:
@@ -163,8 +163,15 @@ class TableState:
                 seats = [info if s.seat == info.seat else s for s in table.seats]
                 return table.model_copy(update={"seats": seats})
             case m.DealStartedEvent(deal_number=number):
-                update = {"status": "playing", "deal_number": number, "phase": "bidding"}
+                update = {
+                    "status": "playing",
+                    "deal_number": number,
+                    "phase": "bidding",
+                    "next_deal_ms": None,
+                }
                 return table.model_copy(update=update)
+            case m.BetweenDealsEvent(deadline_ms=deadline):
+                return table.model_copy(update={"next_deal_ms": deadline})
             case m.TurnEvent(phase=phase):
                 return table.model_copy(update={"phase": phase})
             case m.CancelledEvent():
@@ -172,7 +179,8 @@ class TableState:
             case m.ScoreEvent(totals=totals):
                 return table.model_copy(update={"phase": "done", "totals": list(totals)})
             case m.TableOverEvent(totals=totals):
-                return table.model_copy(update={"status": "finished", "totals": list(totals)})
+                update = {"status": "finished", "totals": list(totals), "next_deal_ms": None}
+                return table.model_copy(update=update)
         return table
 
     # ------------------------------------------------------------ the seat's view

@@ -15,6 +15,7 @@ Everything it shows is ``client.state``; every decision is one of the
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -209,7 +210,7 @@ class TableApp(App[list[m.Number] | None]):
         self.redraw()
 
     def _on_event(self, state: TableState, event: Any) -> None:
-        line = render.event_line(state, event)
+        line = render.event_line(state, event, int(time.time() * 1000))
         if line:
             self.log_line(line)
         if isinstance(event, m.DealStartedEvent):

@@ -163,8 +163,10 @@ def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
     return text
 
 
-def event_line(state: TableState, event: object) -> str | None:
-    """A line for the log, or None for events not worth one."""
+def event_line(  # noqa: C901 - one case per event kind
+    state: TableState, event: object, now_ms: int | None = None
+) -> str | None:
+    """A line for the log, or None for events not worth one; ``now_ms`` gives countdowns."""
     match event:
         case m.DealStartedEvent(deal_number=number, dealer=dealer):
             return f"Deal {number}, dealer: {seat_name(state, dealer)}."
@@ -187,6 +189,18 @@ def event_line(state: TableState, event: object) -> str | None:
             return f"Trick {number} to {seat_name(state, winner)}."
         case m.CancelledEvent(reason=reason):
             return f"Deal cancelled: {reason.replace('_', ' ')}."
+        case m.BetweenDealsEvent():
+            return between_deals_line(state, event, now_ms)
         case m.TableOverEvent(totals=totals):
             return "Table over. Totals: " + ", ".join(f"{t:g}" for t in totals)
     return None
+
+
+def between_deals_line(state: TableState, event: m.BetweenDealsEvent, now_ms: int | None) -> str:
+    """When the next deal starts at the latest, and whom (other than you) it waits for."""
+    others = [seat_name(state, s) for s in event.waiting_for if s != state.seat]
+    waiting = f" Waiting for {', '.join(others)}." if others else ""
+    if now_ms is None:
+        return f"Deal {event.next_deal_number} next.{waiting}"
+    left = max(0, round((event.deadline_ms - now_ms) / 1000))
+    return f"Deal {event.next_deal_number} starts in {left} s at the latest.{waiting}"

@@ -30,6 +30,7 @@ export function newTable(tableId = null, mySeat = null) {
     records: {}, // deal number -> its tarot-record/1, to save
     over: false,
     ready: false, // I asked for the next deal
+    waitingFor: null, // between deals: the seats the next deal waits for (between_deals)
   };
 }
 
@@ -67,6 +68,7 @@ export function applySnapshot(table, snap) {
   table.seq = snap.seq;
   table.summary = snap.table;
   table.over = snap.table.status === "finished";
+  table.waitingFor = null; // a snapshot says when the next deal starts, not whom it waits for
   const v = snap.view;
   if (!v) {
     table.deal = null;
@@ -133,6 +135,8 @@ const HANDLERS = {
     table.deal = newDeal(ev.deal_number, ev.dealer);
     table.summary.status = "playing";
     table.summary.deal_number = ev.deal_number;
+    table.summary.next_deal_ms = null;
+    table.waitingFor = null;
     table.legal = null;
     table.ready = false;
   },
@@ -222,10 +226,15 @@ const HANDLERS = {
     table.record = ev.record;
     table.records[ev.deal_number] = ev.record;
   },
+  between_deals(table, _d, ev) {
+    table.summary.next_deal_ms = ev.deadline_ms;
+    table.waitingFor = ev.waiting_for;
+  },
   table_over(table, _d, ev) {
     table.over = true;
     table.summary.status = "finished";
     table.summary.totals = ev.totals;
+    table.summary.next_deal_ms = null;
   },
 };
 

@@ -80,6 +80,20 @@ function playedHTML(table, entry) {
   );
 }
 
+/** Between deals: when the next deal starts at the latest (a countdown), and whom it waits for. */
+function waitHTML(table) {
+  const deadline = table.summary.next_deal_ms;
+  if (!deadline) return "";
+  const timer = `<span class="timer" data-deadline="${deadline}"></span>`;
+  const parts = [`<span data-field="next-in">${t("sheet.nextIn", { time: timer })}</span>`];
+  const others = (table.waitingFor || []).filter((s) => s !== table.seat);
+  if (others.length) {
+    const names = others.map((s) => esc(seatLabel(table, s))).join(", ");
+    parts.push(`<span data-field="waiting-for">${t("sheet.waitingFor", { names })}</span>`);
+  }
+  return `<p class="next-deal muted" data-field="next-deal">${parts.join(" · ")}</p>`;
+}
+
 /** The sheet dialog for a history entry, with what comes next. */
 export function sheetHTML(table, entry) {
   const sheet = entry.sheet;
@@ -101,6 +115,7 @@ export function sheetHTML(table, entry) {
         : `<button type="button" class="btn primary" data-action="next-deal" data-key="next-deal">${esc(t("sheet.next"))}</button>`,
     );
   }
+  const wait = latest && !table.over ? waitHTML(table) : "";
   const minor = [`<button type="button" class="btn small" data-action="close-sheet">${esc(t("sheet.close"))}</button>`];
   if (table.records[entry.deal_number]) {
     minor.push(
@@ -113,6 +128,7 @@ export function sheetHTML(table, entry) {
     `<h2 id="sheet-title">${esc(title)} <span class="muted">· ${esc(t("info.deal", { n: entry.deal_number }))}</span></h2>` +
     body +
     historyHTML(table) +
+    wait +
     `<div class="sheet-buttons"><div class="buttons">${minor.join("")}</div><div class="buttons">${buttons.join("")}</div></div></div></div>`
   );
 }

@@ -35,7 +35,7 @@ async def test_two_browsers_play_a_deal_together_while_a_third_watches(
 
     # Alice creates a public table from the lobby and sits at seat 0.
     await alice.page.fill("#create-form [name=name]", "Friday tarot")
-    await alice.page.fill("#create-form [name=deals]", "1")
+    await alice.page.fill("#create-form [name=deals]", "2")
     await alice.page.click("#create-form [type=submit]")
     await alice.page.wait_for_selector("#centre .waiting-msg")
     link = await alice.page.locator("#invite-link").input_value()
@@ -77,6 +77,19 @@ async def test_two_browsers_play_a_deal_together_while_a_third_watches(
     assert [e["seat"] for e in alice.events("hand")] == [0]
     assert [e["seat"] for e in bob.events("hand")] == [2]
     assert carol.events("hand") == []
+
+    # Between the deals each sheet counts down to the next and says whom it waits for.
+    for player in (alice, bob, carol):
+        assert "Next deal in" in await player.text(".sheet [data-field=next-in]")
+    assert "Waiting for Alice" in await bob.text(".sheet [data-field=waiting-for]")
+    assert "Waiting for Alice, Bob" in await carol.text(".sheet [data-field=waiting-for]")
+    await alice.page.click(".sheet [data-action=next-deal]")
+    await carol.page.wait_for_function(
+        "() => document.querySelector('.sheet [data-field=waiting-for]')"
+        ".innerText.endsWith('Waiting for Bob')"
+    )
+    assert "Waiting for Bob" in await alice.text(".sheet [data-field=waiting-for]")
+    await bob.page.wait_for_selector(".sheet [data-field=waiting-for]", state="detached")
     for player in (alice, bob, carol):
         assert not player.errors
 

@@ -153,6 +153,10 @@ async def test_several_deals_a_reload_and_a_lost_connection(
     await player.check_sheet_matches_server()
     number_ = player.events("deal_started")[-1]["deal_number"]
     assert f"Deal {number_} of 3" in await player.text("#info")
+    # The countdown to the next deal (the server's 30 s wait); nobody else is waited for.
+    countdown = await player.text(".sheet [data-field=next-in] .timer")
+    assert countdown.endswith("s") and 0 < int(countdown[:-1]) <= 30
+    assert not await player.visible(".sheet [data-field=waiting-for]")
     await player.page.click(".sheet [data-action=next-deal]")
     await player.page.wait_for_selector(".sheet", state="detached")
     await player.page.wait_for_function(
@@ -189,6 +193,7 @@ async def test_several_deals_a_reload_and_a_lost_connection(
     over = player.events("table_over")
     assert over
     assert "Game over" in await player.text(".sheet h2")
+    assert not await player.visible(".sheet [data-field=next-deal]")
     for seat in range(4):
         assert (
             number(await player.text(f".sheet [data-field=running-{seat}]"))

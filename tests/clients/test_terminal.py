@@ -9,8 +9,9 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from cli.main import main
-from clients.python import Bot, Client, play_table
+from clients.python import Bot, Client, TableState, play_table
 from clients.terminal import TableApp
+from clients.terminal.render import event_line
 from protocol import models as m
 
 AppPilot = Pilot[list[m.Number] | None]
@@ -157,3 +158,20 @@ async def test_tarot_play_watches_a_table_as_a_spectator(url: str) -> None:
 def test_tarot_play_refuses_to_watch_without_a_server(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--watch", "AbC123"]) == 2
     assert "--watch needs --server" in capsys.readouterr().err
+
+
+def test_the_log_counts_down_to_the_next_deal_and_names_whom_it_waits_for() -> None:
+    state = TableState("t", seat=1)
+    state.table = m.TableSummary(
+        table_id="t",
+        options=m.TableOptions(),
+        seats=[m.SeatInfo(seat=s, occupant="human", name=n) for s, n in enumerate("ABCD")],
+        status="playing",
+    )
+    event = m.BetweenDealsEvent(next_deal_number=3, deadline_ms=100_000, waiting_for=[1, 3])
+    assert event_line(state, event, now_ms=70_400) == (
+        "Deal 3 starts in 30 s at the latest. Waiting for D."
+    )
+    alone = m.BetweenDealsEvent(next_deal_number=3, deadline_ms=100_000, waiting_for=[1])
+    assert event_line(state, alone, now_ms=100_500) == "Deal 3 starts in 0 s at the latest."
+    assert event_line(state, alone) == "Deal 3 next."

@@ -49,7 +49,7 @@ def test_schema_lists_every_event_kind_inside_event(schema: dict[str, Any]) -> N
     event = schema["server_messages"]["$defs"]["Event"]["properties"]["event"]
     assert event["discriminator"]["propertyName"] == "kind"
     assert set(event["discriminator"]["mapping"]) == tags(m.EventModel)
-    assert len(tags(m.EventModel)) == 18
+    assert len(tags(m.EventModel)) == 19
 
 
 def test_schema_lists_every_action_kind_inside_act(schema: dict[str, Any]) -> None:
