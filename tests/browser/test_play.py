@@ -139,7 +139,7 @@ async def test_a_whole_deal_against_three_ai_by_clicking(
 
 @pytest.mark.timeout(200)
 async def test_several_deals_a_reload_and_a_lost_connection(
-    new_player: NewPlayer,
+    new_player: NewPlayer, artifacts: Path
 ) -> None:
     player = await new_player()
     sent: list[dict[str, Any]] = []
@@ -157,6 +157,7 @@ async def test_several_deals_a_reload_and_a_lost_connection(
     countdown = await player.text(".sheet [data-field=next-in] .timer")
     assert countdown.endswith("s") and 0 < int(countdown[:-1]) <= 30
     assert not await player.visible(".sheet [data-field=waiting-for]")
+    await player.screenshot(artifacts / "between-deals.png")
     await player.page.click(".sheet [data-action=next-deal]")
     await player.page.wait_for_selector(".sheet", state="detached")
     await player.page.wait_for_function(
