@@ -222,6 +222,7 @@ class Summary:
     b: str
     match_deals: int = 100
     margins: list[float] = field(default_factory=list)
+    indices: list[int] = field(default_factory=list)  # each margin's deal index
     # per deal and table Ak, the four scores from A's seat round: (A, next, opposite, previous)
     seated: list[list[tuple[float, ...]]] = field(default_factory=list)
     illegal: int = 0
@@ -231,6 +232,7 @@ class Summary:
 
     def add(self, result: DealResult) -> None:
         self.margins.append(result.margin)
+        self.indices.append(result.index)
         self.seated.append([t.scores[k:] + t.scores[:k] for k, t in enumerate(result.tables[:4])])
         reference = result.tables[-1]
         for seat, table in enumerate(result.tables[:4]):
@@ -267,6 +269,8 @@ class Summary:
             "bot_a": self.side_a.to_json(4 * n),
             "bot_b": self.side_b.to_json(4 * n),
             "matches": self.matches(random.Random(seed)),
+            "seed": seed,
+            "per_deal": [[i, round(m, 4)] for i, m in zip(self.indices, self.margins, strict=True)],
         }
 
     def matches(self, rng: random.Random, resamples: int = 2000) -> dict[str, Any]:
@@ -300,3 +304,45 @@ class Summary:
             for j, points in enumerate(self.seated[i][k]):
                 totals[j] += points
         return totals[0] > max(totals[1:])
+
+
+class PoolError(ValueError):
+    """Runs that cannot be pooled: another pair of bots, a deal counted twice, no deals."""
+
+
+def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One match from several runs of the same two bots over disjoint deals.
+
+    A long match may be played in pieces (``--first``, or other seeds); each
+    deal is identified by (seed, index), and the pooled figures are those of
+    all the deals: the mean margin, its paired-bootstrap interval, the illegal
+    actions.
+    """
+    if not runs:
+        raise PoolError("no runs to pool")
+    pair = (runs[0].get("a"), runs[0].get("b"))
+    seen: set[tuple[int, int]] = set()
+    margins: list[float] = []
+    for run in runs:
+        if (run.get("a"), run.get("b")) != pair:
+            raise PoolError(f"{run.get('a')} vs {run.get('b')} is not {pair[0]} vs {pair[1]}")
+        if "per_deal" not in run or "seed" not in run:
+            raise PoolError("a run without per_deal margins (made before they were kept)")
+        for index, margin in run["per_deal"]:
+            key = (int(run["seed"]), int(index))
+            if key in seen:
+                raise PoolError(f"deal {index} of seed {run['seed']} is in two runs")
+            seen.add(key)
+            margins.append(float(margin))
+    low, high = bootstrap_ci(margins, random.Random(0))
+    n = len(margins)
+    return {
+        "a": pair[0],
+        "b": pair[1],
+        "runs": len(runs),
+        "deals": n,
+        "margin": round(sum(margins) / n, 2) if n else 0.0,
+        "ci_low": round(low, 2),
+        "ci_high": round(high, 2),
+        "illegal": sum(int(run.get("illegal", 0)) for run in runs),
+    }

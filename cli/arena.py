@@ -7,6 +7,10 @@ A bot is a level (``random``, ``basic``, ``expert``, ``strong``) with optional
 ``key=value`` options after a colon. Prints A's mean margin per deal over B
 with a 95% paired-bootstrap interval, contracts taken and made, the petit au
 bout, illegal actions and decision times; ``--out`` keeps every deal's record.
+
+A match too long for one sitting is played in pieces: ``--first`` starts at
+another deal index (or give another seed), and ``tarot arena-pool`` pools the
+``--json`` figures of the pieces (each keeps every deal's margin).
 """
 
 from __future__ import annotations
@@ -20,7 +24,15 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
-from ai.arena import BotSpec, DealResult, Summary, play_duplicate, play_duplicate_args
+from ai.arena import (
+    BotSpec,
+    DealResult,
+    PoolError,
+    Summary,
+    play_duplicate,
+    play_duplicate_args,
+    pool,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -29,6 +41,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("b", help="bot B, the reference")
     p.add_argument("--deals", type=_positive, default=100, help="deals (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the seed of the match (default 0)")
+    p.add_argument(
+        "--first",
+        type=_natural,
+        default=0,
+        help="the first deal's index, to go on with a match played in pieces (default 0)",
+    )
     p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
     p.add_argument("--budget-ms", type=float, help="budget_ms for strong bots without one")
     p.add_argument(
@@ -46,6 +64,10 @@ def add_parser(sub: Any) -> None:
         help="stop once this many seconds have passed; the figures cover the deals done",
     )
     p.set_defaults(run=run)
+    q = sub.add_parser("arena-pool", help="pool the --json figures of arena runs")
+    q.add_argument("files", nargs="+", type=Path, help="JSON files printed by tarot arena --json")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.set_defaults(run=run_pool)
 
 
 def _positive(text: str) -> int:
@@ -55,8 +77,41 @@ def _positive(text: str) -> int:
     return value
 
 
+def _natural(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
+def run_pool(args: argparse.Namespace) -> int:
+    """``tarot arena-pool F...``: one match from runs over disjoint deals."""
+    runs = []
+    try:
+        for path in args.files:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise PoolError(f"{path}: not the JSON object of tarot arena --json")
+            runs.append(data)
+        figures = pool(runs)
+    except (OSError, ValueError, TypeError) as e:  # PoolError and JSON errors are ValueErrors
+        print(f"tarot arena-pool: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"{figures['a']} (A) vs {figures['b']} (B): {figures['deals']} duplicate deals "
+            f"from {figures['runs']} runs\n"
+            f"A's margin: {figures['margin']:+.2f} points/deal, 95% CI "
+            f"[{figures['ci_low']:+.2f}, {figures['ci_high']:+.2f}]\n"
+            f"illegal actions: {figures['illegal']}"
+        )
+    return 1 if figures["illegal"] else 0
+
+
 def _results(a: BotSpec, b: BotSpec, args: argparse.Namespace) -> Generator[DealResult, None, None]:
-    jobs = [(a, b, i, args.seed) for i in range(args.deals)]
+    jobs = [(a, b, i, args.seed) for i in range(args.first, args.first + args.deals)]
     if args.workers == 1:
         yield from (play_duplicate(*job) for job in jobs)
         return

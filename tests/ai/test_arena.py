@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ai.arena import BotSpec, Summary, bootstrap_ci, percentile, play_duplicate
+from ai.arena import (
+    BotSpec,
+    PoolError,
+    Summary,
+    bootstrap_ci,
+    percentile,
+    play_duplicate,
+    pool,
+)
 from cli.main import main
 
 
@@ -114,3 +124,52 @@ def test_matches_are_read_from_the_tables_where_a_sits() -> None:
         totals = [sum(r.tables[k].scores[s] for r in results) for s in range(4)]
         won += totals[k] > max(t for s, t in enumerate(totals) if s != k)
     assert summary.matches(random.Random(0))["won"] == won
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    assert main(["arena", *argv, "--json"]) == 0
+    figures: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return figures
+
+
+def test_a_match_played_in_pieces_pools_to_the_whole_match(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    whole = run_json(capsys, "basic", "random", "--deals", "6", "--seed", "8")
+    first = run_json(capsys, "basic", "random", "--deals", "4", "--seed", "8")
+    rest = run_json(capsys, "basic", "random", "--deals", "2", "--seed", "8", "--first", "4")
+    assert [i for i, _ in rest["per_deal"]] == [4, 5]
+    assert first["per_deal"] + rest["per_deal"] == whole["per_deal"]
+    pooled = pool([first, rest])
+    assert (pooled["deals"], pooled["margin"], pooled["illegal"]) == (6, whole["margin"], 0)
+    assert pooled["ci_low"] <= pooled["margin"] <= pooled["ci_high"]
+    # The command reads the files that tarot arena --json wrote.
+    paths = [tmp_path / "first.json", tmp_path / "rest.json"]
+    for path, run in zip(paths, (first, rest), strict=True):
+        path.write_text(json.dumps(run))
+    assert main(["arena-pool", *map(str, paths), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == pooled
+
+
+def test_runs_that_cannot_be_pooled_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    run = run_json(capsys, "basic", "random", "--deals", "2", "--seed", "3")
+    other = run_json(capsys, "expert", "random", "--deals", "2", "--seed", "3", "--first", "2")
+    with pytest.raises(PoolError, match="not basic vs random"):
+        pool([run, other])
+    with pytest.raises(PoolError, match="deal 0 of seed 3 is in two runs"):
+        pool([run, run])
+    with pytest.raises(PoolError, match="per_deal"):
+        pool([{k: v for k, v in run.items() if k != "per_deal"}])
+    with pytest.raises(PoolError):
+        pool([])
+    # The command says why in one line and exits 2.
+    bad = tmp_path / "bad.json"
+    for text in ("{not json", "[1, 2]", json.dumps({"a": "basic", "b": "random"})):
+        bad.write_text(text)
+        assert main(["arena-pool", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("tarot arena-pool: ") and err.count("\n") == 1
+    assert main(["arena-pool", str(tmp_path / "missing.json")]) == 2
+    assert "missing.json" in capsys.readouterr().err
