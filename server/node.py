@@ -20,7 +20,7 @@ from .metrics import Metrics
 from .settings import Settings
 from .store import StoreError, TableStore, Update
 from .table import TableRuntime, now_ms
-from .tabledata import TableData, new_table_id, table_of_token
+from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
 log = logging.getLogger("tarot.node")
 
@@ -98,6 +98,7 @@ class Node:
             invite=invite,
             created_ms=now_ms(),
             next_deal_seconds=self.settings.next_deal_seconds,
+            commits=next_commits([]),
         )
         try:
             await self.store.create(data)

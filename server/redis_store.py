@@ -61,14 +61,16 @@ FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 DAY_MS = 24 * 3600 * 1000
 
 # KEYS: state, events, followers. ARGV: version, commit id, data, seq, ttl ms, log limit,
-# channel, status, committer's store id, then (seq, event JSON) pairs. Returns 1 (done) or
-# 0 (stale). The update published (if another node follows) is the version, the commit
-# id, the data and each event, one a line.
+# channel, status, committer's store id, parent commit id ('' for none), then (seq, event
+# JSON) pairs. Returns 1 (done) or 0 (stale: another version, or one another commit made).
+# The update published (if another node follows) is the version, the commit id, the data
+# and each event, one a line.
 COMMIT = """
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
 local version = tonumber(ARGV[1])
-if stored ~= version - 1 then
-  if stored == version and redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then
+local last = redis.call('HGET', KEYS[1], 'commit')
+if stored ~= version - 1 or (ARGV[10] ~= '' and last ~= ARGV[10]) then
+  if stored == version and last == ARGV[2] then
     return 1
   end
   return 0
@@ -77,11 +79,11 @@ redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
            'commit', ARGV[2], 'status', ARGV[8])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 local parts = {ARGV[1], ARGV[2], ARGV[3]}
-for i = 10, #ARGV, 2 do
+for i = 11, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
   parts[#parts + 1] = ARGV[i + 1]
 end
-if #ARGV >= 10 or redis.call('EXISTS', KEYS[2]) == 1 then
+if #ARGV >= 11 or redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
 end
 local time = redis.call('TIME')
@@ -238,7 +240,7 @@ class RedisStore:
     async def create(self, table: TableData) -> None:
         args: list[Any] = [
             table.version,
-            next(self._commit_ids),
+            table.commit or next(self._commit_ids),
             table.model_dump_json(),
             table.seq,
             self._ttl(table),
@@ -255,7 +257,7 @@ class RedisStore:
 
     async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
         table_id = table.table_id
-        commit = next(self._commit_ids)
+        commit = table.commit or next(self._commit_ids)
         args: list[Any] = [
             table.version,
             commit,
@@ -266,6 +268,7 @@ class RedisStore:
             keys.updates(table_id),
             table.status,
             self.store_id,
+            table.parent,
         ]
         for event in events:
             args += [event.seq, event.model_dump_json()]

@@ -102,9 +102,11 @@ class Updates:
         self._supervisor: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
         self.reconnects = 0
-        # The newest version each table is known to have here: this node's own commits
-        # come back over pub/sub too, and are dropped without parsing the table's JSON.
-        self.known: dict[str, int] = {}
+        # The newest version each table is known to have here, and the commit that made it:
+        # this node's own commits come back over pub/sub too, and are dropped without
+        # parsing the table's JSON. The same version from another commit is news: the
+        # store lost the one known here (see ``TableRuntime.apply_update``).
+        self.known: dict[str, tuple[int, bytes]] = {}
         # This node's commits in flight, by commit id: the echo, if it came first.
         self.in_flight: dict[bytes, bytes | None] = {}
 
@@ -124,14 +126,18 @@ class Updates:
         elif echo is not None:
             self._deliver_payload(echo)
 
-    def committed(self, table_id: str, version: int) -> None:
-        if version > self.known.get(table_id, -1):
-            self.known[table_id] = version
+    def committed(self, table_id: str, version: int, commit: bytes) -> None:
+        if self._news(table_id, version, commit):
+            self.known[table_id] = (version, commit)
+
+    def _news(self, table_id: str, version: int, commit: bytes) -> bool:
+        known, known_commit = self.known.get(table_id, (-1, b""))
+        return version > known or (version == known and commit != known_commit)
 
     def deliver_own(self, update: Update) -> None:
         """This node's own commit, to its listeners at once (its echo is then dropped)."""
         table_id = update.table.table_id
-        self.committed(table_id, update.table.version)
+        self.committed(table_id, update.table.version, update.table.commit.encode())
         listeners = self.listeners.get(table_id)
         if listeners:
             self._dispatch(list(listeners), update)
@@ -245,7 +251,7 @@ class Updates:
                 self.in_flight[commit] = payload  # ours: delivered when its reply comes
                 return
             table_id = keys.table_of_channel(channel.decode())
-            if version > self.known.get(table_id, -1):
+            if self._news(table_id, version, commit):
                 self._deliver_payload(payload)
 
     def _deliver_payload(self, payload: bytes) -> None:
@@ -256,9 +262,10 @@ class Updates:
             return
         table_id = update.table.table_id
         listeners = self.listeners.get(table_id)
-        if not listeners or update.table.version <= self.known.get(table_id, -1):
+        commit = update.table.commit.encode()
+        if not listeners or not self._news(table_id, update.table.version, commit):
             return
-        self.committed(table_id, update.table.version)
+        self.committed(table_id, update.table.version, commit)
         self._dispatch(list(listeners), update)
 
     def _dispatch(self, listeners: list[Listener], update: Update) -> None:

@@ -52,7 +52,8 @@ class TableStore(Protocol):
     async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
         """Store ``table`` (whose version is the stored one + 1) and append ``events``.
 
-        Raises ``StaleVersion`` if the stored version is not ``table.version - 1``.
+        Raises ``StaleVersion`` if the stored version is not ``table.version - 1``,
+        or was not made by the commit ``table.parent`` (when it names one).
         """
         ...
 
@@ -109,7 +110,11 @@ class MemoryStore:
 
     async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
         current = self._tables.get(table.table_id)
-        if current is None or current.version != table.version - 1:
+        if (
+            current is None
+            or current.version != table.version - 1
+            or (table.parent and current.commit != table.parent)
+        ):
             raise StaleVersion(f"table {table.table_id} changed")
         self._tables[table.table_id] = table
         log = self._events[table.table_id]

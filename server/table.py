@@ -25,7 +25,7 @@ from protocol.convert import legal_model, view_model
 
 from . import transitions as tr
 from .store import StaleVersion, StoreError, Update
-from .tabledata import StoredEvent, TableData, deal_state, stored_action
+from .tabledata import StoredEvent, TableData, deal_state, next_commits, stored_action
 
 if TYPE_CHECKING:
     from .node import Node
@@ -68,9 +68,11 @@ class TableRuntime:
         self._driver: asyncio.Task[None] | None = None
         self._catching_up = False
         self._last_change = time.monotonic()
-        # The version being committed here and its engine state: when the store hands
+        # The commit being made here and its engine state: when the store hands
         # our own commit back to us (memory store, synchronously), nothing is replayed.
-        self._own: tuple[int, engine.Deal | None] = (-1, None)
+        # Keyed by commit id: another node's update of the same version (its commit won,
+        # ours will be refused) must not be given our state.
+        self._own: tuple[str, engine.Deal | None] = ("", None)
 
     @property
     def table_id(self) -> str:
@@ -96,6 +98,7 @@ class TableRuntime:
                         "version": data.version + 1,
                         "seq": data.seq + len(change.events),
                         "phase": phase,
+                        "commits": next_commits(data.commits),
                     }
                 )
                 stored = [
@@ -105,7 +108,7 @@ class TableRuntime:
                     for i, (aud, ev) in enumerate(change.events)
                 ]
                 try:
-                    self._own = (new.version, change.state)
+                    self._own = (new.commit, change.state)
                     await self.node.store.commit(new, stored)
                 except StaleVersion:
                     await self.reload()
@@ -113,7 +116,7 @@ class TableRuntime:
                 except StoreError as e:
                     raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
                 finally:
-                    self._own = (-1, None)
+                    self._own = ("", None)
                 self.apply_update(Update(new, stored), change.state)
                 self.node.metrics.committed(len(stored))
                 return change
@@ -124,17 +127,32 @@ class TableRuntime:
             data = await self.node.store.load(self.table_id)
         except StoreError as e:
             raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
-        if data is not None and data.version > self.data.version:
+        if data is None:
+            return
+        if data.version > self.data.version:
             self.apply_update(Update(data, []), None)
             if data.seq > self.delivered:
                 self._schedule_catch_up()
+        elif data.commit != self.data.commit and data.commit and self.data.commit:
+            # The store lost what we have (it is the truth). Other nodes that have it
+            # too hear of it from a commit: ours if one comes, else a mark.
+            self._resync(data)
+            asyncio.get_running_loop().create_task(self._mark(data.version))
 
     def apply_update(self, update: Update, state: engine.Deal | None = None) -> None:
         """A committed change (ours or another node's): cache it, deliver its events."""
         table = update.table
-        if table.version <= self.data.version:
+        if table.version < self.data.version:
             return
-        if state is None and self._own[0] == table.version:
+        if table.version == self.data.version:
+            if table.commit != self.data.commit and table.commit and self.data.commit:
+                self._resync(table)  # another commit made this version: the store lost ours
+            return
+        ours = table.commit_at(self.data.version)
+        if ours is not None and self.data.commit and ours != self.data.commit:
+            self._resync(table)  # not built on what we have: the store lost it
+            return
+        if state is None and self._own[0] == table.commit and table.commit:
             state = self._own[1]
         if state is None:
             state = self._state_for(table)
@@ -148,6 +166,40 @@ class TableRuntime:
         self._deliver_pending()
         self._kick.set()
 
+    def _resync(self, table: TableData) -> None:
+        """Start again from the store's ``table``, behind what this node had.
+
+        Only after the store lost commits (a Redis failover: replication is
+        asynchronous). Every follower gets a snapshot of the store's truth,
+        numbered as the store numbers it, which may be below what it saw.
+        """
+        log.warning(
+            "table %s: the store is at version %d, not %d as here: resyncing",
+            self.table_id,
+            table.version,
+            self.data.version,
+        )
+        self.data = table
+        self.state = deal_state(table.deal) if table.deal else None
+        self.delivered = table.seq
+        self._pending.clear()
+        self._last_change = time.monotonic()
+        for sub in list(self.subscribers):
+            if sub.seat is not None and sub.session < table.seats[sub.seat].session:
+                sub.replaced()
+                continue
+            sub.turn_sent = (-1, None)
+            self.send_snapshot(sub)
+        self.send_turn()
+        self._kick.set()
+
+    async def _mark(self, version: int) -> None:
+        """Commit the table unchanged (a new version), unless it moved on from ``version``."""
+        try:
+            await self.transact(lambda d, s: tr.mark(d, s, version))
+        except tr.TableRefused as e:
+            log.warning("table %s: could not mark the resync: %s", self.table_id, e)
+
     def _state_for(self, table: TableData) -> engine.Deal | None:
         new, old = table.deal, self.data.deal
         if new is None:
@@ -156,7 +208,8 @@ class TableRuntime:
             self.state is not None
             and old is not None
             and old.number == new.number
-            and len(old.actions) <= len(new.actions)
+            and old.seed == new.seed
+            and new.actions[: len(old.actions)] == old.actions
         ):
             state = self.state.copy()
             for entry in new.actions[len(old.actions) :]:

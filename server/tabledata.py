@@ -62,6 +62,24 @@ class TableData(Data):
     next_deal_ms: int | None = None  # between played deals: the next starts then at the latest
     turn_deadline_ms: int | None = None
     phase: m.PhaseName | None = None  # the current deal's, kept here for the lobby of any node
+    # The ids of the commits that made this version and the few before it, newest last. A
+    # commit must name its parent (``parent``): a store that lost commits (a Redis failover)
+    # refuses changes built on them, and a node can tell an update that does not follow
+    # what it has (see ``TableRuntime.apply_update``). Empty for tables stored before.
+    commits: list[str] = Field(default_factory=list)
+
+    @property
+    def commit(self) -> str:
+        return self.commits[-1] if self.commits else ""
+
+    @property
+    def parent(self) -> str:
+        return self.commits[-2] if len(self.commits) > 1 else ""
+
+    def commit_at(self, version: int) -> str | None:
+        """The id of the commit that made an earlier ``version``, if it is recent enough."""
+        index = len(self.commits) - 1 - (self.version - version)
+        return self.commits[index] if 0 <= index < len(self.commits) else None
 
     def seat_info(self, seat: int) -> m.SeatInfo:
         s = self.seats[seat]
@@ -89,6 +107,18 @@ class TableData(Data):
         seats = list(self.seats)
         seats[seat] = seats[seat].model_copy(update=changes)
         return seats
+
+
+COMMITS_KEPT = 8
+
+
+def new_commit_id() -> str:
+    return secrets.token_hex(8)
+
+
+def next_commits(commits: list[str]) -> list[str]:
+    """The ``commits`` of the next version: a new id after the last few."""
+    return [*commits[-(COMMITS_KEPT - 1) :], new_commit_id()]
 
 
 def new_table_id() -> str:

@@ -323,3 +323,9 @@ def next_deal(data: TableData, state: engine.Deal | None, now_ms: int) -> Change
     change = Change(data, state)
     begin_deal(change, now_ms)
     return change
+
+
+def mark(data: TableData, state: engine.Deal | None, version: int) -> Change:
+    """A new version of ``data``, unchanged, if it is still at ``version``: a commit that only
+    tells the other nodes the store's history (see ``TableRuntime.reload``)."""
+    return Change(data.model_copy() if data.version == version else data, state)
