@@ -6,13 +6,11 @@ them only when the test hands them over, in the order it chooses."""
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import engine
 from engine import to_record
 from protocol import models as m
-from protocol.codecs import JSON
 from server import transitions as tr
 from server.node import Node
 from server.settings import Settings
@@ -20,23 +18,7 @@ from server.store import MemoryStore, Update
 from server.table import TableRuntime
 from server.tabledata import StoredEvent, TableData, deal_state, next_commits
 
-
-class Follower:
-    """A local connection: what its runtime sends it is kept."""
-
-    def __init__(self, seat: int | None) -> None:
-        self.codec = JSON
-        self.seat = seat
-        self.session = 1
-        self.last_seq = 0
-        self.turn_sent: tuple[int, int | None] = (-1, None)
-        self.frames: list[dict[str, Any]] = []
-
-    def send_frame(self, frame: str | bytes) -> None:
-        self.frames.append(json.loads(frame))
-
-    def replaced(self) -> None:
-        raise AssertionError("not replaced in this test")
+from .recorder import Recorder
 
 
 class QuietStore(MemoryStore):
@@ -108,7 +90,7 @@ async def test_another_nodes_update_of_the_version_we_commit_does_not_get_our_st
 
 async def test_a_commit_the_store_lost_is_undone_on_every_node() -> None:
     store, a, b = await two_nodes()
-    watcher = Follower(None)
+    watcher = Recorder(None)
     await b.follow(watcher)
     kept, kept_events = store._tables["t1"], list(store._events["t1"])
     # A commits a bid, B hears of it; then the store loses it.

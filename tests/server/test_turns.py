@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import random
-from typing import Any
 
 import engine
 from protocol import models as m
-from protocol.codecs import JSON
 from server import transitions as tr
 from server.node import Node
 from server.settings import Settings
@@ -16,26 +13,7 @@ from server.store import MemoryStore
 from server.table import TableRuntime
 from server.tabledata import TableData
 
-
-class Seat:
-    """A local connection holding a seat: what the runtime sends it is kept."""
-
-    def __init__(self, seat: int) -> None:
-        self.codec = JSON
-        self.seat: int | None = seat
-        self.session = 1
-        self.last_seq = 0
-        self.turn_sent: tuple[int, int | None] = (-1, None)
-        self.frames: list[dict[str, Any]] = []
-
-    def send_frame(self, frame: str | bytes) -> None:
-        self.frames.append(json.loads(frame))
-
-    def replaced(self) -> None:
-        raise AssertionError("not replaced in this test")
-
-    def turns(self) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f["type"] == "your_turn"]
+from .recorder import Recorder
 
 
 async def started_table() -> TableRuntime:
@@ -52,7 +30,7 @@ async def started_table() -> TableRuntime:
 async def test_a_seat_joining_before_the_last_events_arrive_is_asked_once() -> None:
     runtime = await started_table()
     assert runtime.state is not None
-    seat = Seat(runtime.state.to_act)
+    seat = Recorder(runtime.state.to_act)
     # The table's last events (its turn among them) have not been delivered here yet,
     # as when they come from another node after the state did.
     latest = await runtime.node.store.events_since("t1", 0)
@@ -62,24 +40,24 @@ async def test_a_seat_joining_before_the_last_events_arrive_is_asked_once() -> N
     for event in latest[-3:]:
         runtime._pending[event.seq] = event
     runtime._deliver_pending()  # the turn event arrives: no second your_turn
-    assert len(seat.turns()) == 1
-    assert seat.turns()[0]["seq"] == runtime.data.seq
+    assert len(seat.of_type("your_turn")) == 1
+    assert seat.of_type("your_turn")[0]["seq"] == runtime.data.seq
 
 
 async def test_each_new_turn_is_asked_for_once() -> None:
     runtime = await started_table()
-    seats = [Seat(s) for s in range(4)]
+    seats = [Recorder(s) for s in range(4)]
     for seat in seats:
         await runtime.follow(seat)
     rng = random.Random(3)
     for _ in range(12):  # the bids, then the first cards
         state = runtime.state
         assert state is not None and not state.is_over
-        asked = [len(seat.turns()) for seat in seats]
+        asked = [len(seat.of_type("your_turn")) for seat in seats]
         action = engine.random_action(state, rng)
         await runtime.transact(lambda d, s, a=action: tr.act(d, s, a, 0))  # type: ignore[misc]
         after = runtime.state
         assert after is not None
         for seat in seats:
             expected = asked[seat.seat or 0] + (seat.seat == after.to_act)
-            assert len(seat.turns()) == expected
+            assert len(seat.of_type("your_turn")) == expected
