@@ -1,8 +1,11 @@
 """The terminal client: play a table from the keyboard (textual).
 
     ←/→  move over your hand (or the choices)   Enter  confirm
-    Space  select a card to discard             n      next deal
+    Space  select a card (discard, poignee)     n      next deal
     s  start the table (AI fills empty seats)   q      quit
+
+A poignee offer comes with the trumps the server would show; Space swaps
+them for others of your hand before Enter shows them.
 
 Without a server URL it starts a local server in this process on a free port,
 creates a table of ``deals`` deals, takes seat 0 and starts it against AI.
@@ -34,17 +37,43 @@ from . import render
 BID_LABELS = render.CONTRACTS
 
 
+def poignee_pool(hand: list[str], offer: m.PoigneeChoice | None) -> list[str]:
+    """The cards to choose a poignee from, for display: the hand's trumps and Excuse, and
+    whatever the offer holds (Kings, under R9). The server says which subsets are valid."""
+    offered = set(offer.cards) if offer is not None else set()
+    return [c for c in hand if c.startswith("T") or c == "EX" or c in offered]
+
+
+def swap_poignee_card(
+    selected: set[str], card: str, hand: list[str], offer: m.PoigneeChoice | None
+) -> set[str]:
+    """Space on ``card`` while choosing a poignee: drop it, or add it if there is room."""
+    if offer is None or card not in poignee_pool(hand, offer):
+        return selected
+    if card in selected:
+        return selected - {card}
+    return selected | {card} if len(selected) < offer.size else selected
+
+
 @dataclass(slots=True)
 class Decision:
     """What the keyboard is choosing now: ``kind`` and, for a list of choices, their labels."""
 
-    kind: str  # wait, bid, discard, chelem, poignee, play, next, over
+    kind: str  # wait, bid, discard, chelem, poignee, poignee_cards, play, next, over
     options: list[str] = field(default_factory=list)
     prompt: str = ""
 
 
-def decision_for(state: TableState | None, declined_poignee: bool, awaiting_next: bool) -> Decision:
-    """The decision the player faces, from the latest ``your_turn`` (if current)."""
+def decision_for(
+    state: TableState | None,
+    declined_poignee: bool,
+    awaiting_next: bool,
+    poignee: m.PoigneeChoice | None = None,
+) -> Decision:
+    """The decision the player faces, from the latest ``your_turn`` (if current).
+
+    ``poignee`` is the offer whose trumps the player is choosing, if any.
+    """
     if state is None:
         return Decision("wait", prompt="Connecting...")
     if state.over:
@@ -66,6 +95,12 @@ def decision_for(state: TableState | None, declined_poignee: bool, awaiting_next
         return Decision("discard", prompt=f"Discard {count} cards (Space to select, Enter).")
     if legal.chelem:
         return Decision("chelem", ["no chelem", "announce a chelem"], "Chelem? (←/→, Enter):")
+    if legal.poignees and poignee is not None and poignee in legal.poignees:
+        return Decision(
+            "poignee_cards",
+            prompt=f"Show {poignee.size} trumps for a {poignee.level} poignee "
+            "(Space to swap, Enter to show).",
+        )
     if legal.poignees and not declined_poignee:
         offers = [f"show a {o.level} poignee ({o.size})" for o in legal.poignees]
         return Decision("poignee", ["no poignee", *offers], "Poignee? (←/→, Enter):")
@@ -127,6 +162,7 @@ class TableApp(App[list[m.Number] | None]):
         self.option = 0
         self.selected: set[str] = set()
         self.declined_poignee = False
+        self.poignee: m.PoigneeChoice | None = None  # the offer whose trumps are being chosen
         self.awaiting_next = False
         self.acting = False
         self.error = ""
@@ -227,6 +263,7 @@ class TableApp(App[list[m.Number] | None]):
     def _new_turn(self, state: TableState, legal: m.LegalChoices) -> None:
         self.option = 0
         self.selected = set()
+        self.poignee = None
         hand = state.view.hand if state.view is not None else []
         choices = legal.discard.allowed if legal.discard is not None else legal.cards
         playable = [i for i, c in enumerate(hand) if c in choices]
@@ -242,7 +279,7 @@ class TableApp(App[list[m.Number] | None]):
 
     def redraw(self) -> None:
         state = self.state
-        self.decision = decision_for(state, self.declined_poignee, self.awaiting_next)
+        self.decision = decision_for(state, self.declined_poignee, self.awaiting_next, self.poignee)
         if state is None:
             self.query_one("#prompt", Static).update(self.error or self.decision.prompt)
             return
@@ -259,7 +296,7 @@ class TableApp(App[list[m.Number] | None]):
     def _prompt(self) -> Any:
         decision = self.decision
         text = Text(decision.prompt + " ")
-        if decision.kind == "discard":
+        if decision.kind in ("discard", "poignee_cards"):
             text.append(f"{len(self.selected)} selected.", style="bold")
         for i, label in enumerate(decision.options):
             text.append(f" {label} ", style="reverse bold" if i == self.option else "")
@@ -276,12 +313,13 @@ class TableApp(App[list[m.Number] | None]):
         legal = state.legal
         if kind == "discard" and legal is not None and legal.discard is not None:
             allowed = set(legal.discard.allowed)
+        elif kind == "poignee_cards":
+            allowed = set(poignee_pool(state.view.hand, self.poignee))
         else:
             allowed = set(legal.cards) if legal is not None else set()
-        cursor = self.cursor if kind in ("play", "discard") else None
-        return render.hand_text(
-            state.view.hand, allowed, cursor, self.selected, kind in ("play", "discard")
-        )
+        choosing = kind in ("play", "discard", "poignee_cards")
+        cursor = self.cursor if choosing else None
+        return render.hand_text(state.view.hand, allowed, cursor, self.selected, choosing)
 
     # ------------------------------------------------------------ keys
 
@@ -295,6 +333,11 @@ class TableApp(App[list[m.Number] | None]):
     def action_select(self) -> None:
         state = self.state
         legal = state.legal if state is not None else None
+        if self.decision.kind == "poignee_cards" and state is not None and state.view is not None:
+            card = state.view.hand[self.cursor]
+            self.selected = swap_poignee_card(self.selected, card, state.view.hand, self.poignee)
+            self.redraw()
+            return
         if self.decision.kind != "discard" or legal is None or legal.discard is None:
             return
         assert state is not None and state.view is not None
@@ -328,7 +371,18 @@ class TableApp(App[list[m.Number] | None]):
             if self.option == 0:
                 self.declined_poignee = True
                 return None
-            return m.PoigneeAction(cards=legal.poignees[self.option - 1].cards)
+            offer = legal.poignees[self.option - 1]
+            self.poignee, self.selected = offer, set(offer.cards)  # then Space / Enter
+            pool = poignee_pool(state.view.hand, offer)
+            self.cursor = next((i for i, c in enumerate(state.view.hand) if c in pool), 0)
+            return None
+        if kind == "poignee_cards" and self.poignee is not None:
+            if len(self.selected) != self.poignee.size:
+                self.error = f"show {self.poignee.size} cards ({len(self.selected)} now)"
+                return None
+            cards = sorted(self.selected, key=card_order)
+            self.poignee, self.selected = None, set()
+            return m.PoigneeAction(cards=cards)
         if kind == "discard" and legal.discard is not None:
             if len(self.selected) != legal.discard.count:
                 self.error = f"select {legal.discard.count} cards ({len(self.selected)} now)"

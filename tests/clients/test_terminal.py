@@ -11,6 +11,7 @@ from textual.widgets import Static
 from cli.main import main
 from clients.python import Bot, Client, TableState, play_table
 from clients.terminal import TableApp
+from clients.terminal.app import decision_for, poignee_pool, swap_poignee_card
 from clients.terminal.render import event_line
 from protocol import models as m
 
@@ -41,6 +42,21 @@ async def discard(pilot: AppPilot, app: TableApp, legal: m.LegalChoices) -> None
     await pilot.press("enter")
 
 
+async def swap_one_trump(pilot: AppPilot, app: TableApp) -> None:
+    """Show another trump than the offer's last one, when the hand has one more."""
+    assert app.state is not None and app.state.view is not None and app.poignee is not None
+    hand = app.state.view.hand
+    spare = [i for i, c in enumerate(hand) if c.startswith("T") and c not in app.selected]
+    if not spare:
+        return
+    dropped = hand.index(sorted(app.selected, key=hand.index)[-1])
+    await move_to(pilot, app, dropped, options=False)
+    await pilot.press("space")
+    await move_to(pilot, app, spare[0], options=False)
+    await pilot.press("space")
+    assert len(app.selected) == app.poignee.size and hand[spare[0]] in app.selected
+
+
 async def decide(pilot: AppPilot, app: TableApp, seen: set[str]) -> None:
     """One decision by keys: bid garde when it may (to discard), show a poignee when offered."""
     state = app.state
@@ -56,7 +72,10 @@ async def decide(pilot: AppPilot, app: TableApp, seen: set[str]) -> None:
     elif kind == "chelem":
         await pilot.press("enter")  # "no chelem" is the first choice
     elif kind == "poignee":
-        await pilot.press("right", "enter")  # the first offer
+        await pilot.press("right", "enter")  # the first offer: its trumps come selected
+    elif kind == "poignee_cards":
+        await swap_one_trump(pilot, app)
+        await pilot.press("enter")
     elif kind == "play":
         playable = [i for i, c in enumerate(state.view.hand) if c in legal.cards]
         assert app.cursor in playable  # the cursor starts on a playable card
@@ -175,3 +194,29 @@ def test_the_log_counts_down_to_the_next_deal_and_names_whom_it_waits_for() -> N
     alone = m.BetweenDealsEvent(next_deal_number=3, deadline_ms=100_000, waiting_for=[1])
     assert event_line(state, alone, now_ms=100_500) == "Deal 3 starts in 0 s at the latest."
     assert event_line(state, alone) == "Deal 3 next."
+
+
+def offer_of(cards: list[str], level: m.PoigneeLevelName = "simple") -> m.PoigneeChoice:
+    size = {"simple": 10, "double": 13, "triple": 15}[level]
+    return m.PoigneeChoice(level=level, size=size, cards=cards)  # type: ignore[arg-type]
+
+
+def test_a_poignee_offer_is_shown_as_offered_or_with_other_trumps() -> None:
+    hand = ["T1", "T2", "T3", "T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11", "EX", "KS", "1H"]
+    offer = offer_of(hand[:10])
+    state = TableState("t", seat=0)
+    legal = m.LegalChoices(seat=0, phase="play", poignees=[offer], cards=["T1"])
+    state.turn = m.YourTurn(table_id="t", seq=1, legal=legal)
+    assert decision_for(state, False, False).kind == "poignee"
+    assert decision_for(state, False, False, offer).kind == "poignee_cards"
+    assert decision_for(state, True, False).kind == "play"  # declined
+    # Space drops a shown trump, then adds another (or the Excuse); never beyond the size.
+    chosen = set(offer.cards)
+    assert swap_poignee_card(chosen, "T11", hand, offer) == chosen  # full: no room
+    chosen = swap_poignee_card(chosen, "T1", hand, offer)
+    chosen = swap_poignee_card(chosen, "EX", hand, offer)
+    assert chosen == {*offer.cards[1:], "EX"}
+    assert swap_poignee_card(chosen, "1H", hand, offer) == chosen  # not a trump
+    # Kings belong to the pool only when the offer holds them (R9).
+    assert "KS" not in poignee_pool(hand, offer)
+    assert "KS" in poignee_pool(hand, offer_of([*hand[:11], "EX", "KS", "T1", "T2"], "triple"))
