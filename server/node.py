@@ -50,7 +50,7 @@ class Node:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._leases_task
         for runtime in self.runtimes.values():
-            runtime.stop_driving()
+            await runtime.stop()  # nothing may use the store once it closes
             with contextlib.suppress(StoreError):
                 await self.store.release_lease(runtime.table_id, self.settings.node_id)
         self.bots.close()

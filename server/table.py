@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Protocol
 
 import engine
@@ -66,6 +66,7 @@ class TableRuntime:
         self._lock = asyncio.Lock()
         self._kick = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # catch-ups and marks, until done
         self._catching_up = False
         self._last_change = time.monotonic()
         # The commit being made here and its engine state: when the store hands
@@ -137,7 +138,7 @@ class TableRuntime:
             # The store lost what we have (it is the truth). Other nodes that have it
             # too hear of it from a commit: ours if one comes, else a mark.
             self._resync(data)
-            asyncio.get_running_loop().create_task(self._mark(data.version))
+            self._spawn(self._mark(data.version))
 
     def apply_update(self, update: Update, state: engine.Deal | None = None) -> None:
         """A committed change (ours or another node's): cache it, deliver its events."""
@@ -255,7 +256,7 @@ class TableRuntime:
     def _schedule_catch_up(self) -> None:
         if not self._catching_up:
             self._catching_up = True
-            asyncio.get_running_loop().create_task(self._catch_up())
+            self._spawn(self._catch_up())
 
     async def _catch_up(self) -> None:
         """Fetch events missed between two updates (another node's, out of order)."""
@@ -359,7 +360,23 @@ class TableRuntime:
     def stop_driving(self) -> None:
         if self._driver is not None:
             self._driver.cancel()
+            self._keep(self._driver)  # until it has stopped (see ``stop``)
             self._driver = None
+
+    def _spawn(self, work: Coroutine[None, None, None]) -> None:
+        self._keep(asyncio.get_running_loop().create_task(work))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def stop(self) -> None:
+        """Stop the driver and the background work, and wait for them: the store may close."""
+        self.stop_driving()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     @property
     def driving(self) -> bool:
