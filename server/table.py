@@ -323,6 +323,7 @@ class TableRuntime:
         sent twice: events numbered up to what ``sub`` has are skipped.
         """
         sub.last_seq = 1 << 62  # hold live delivery back while the log is read
+        sub.turn_sent = (-1, None)  # numbers are this table's: a turn at another's says nothing
         self.subscribers[sub] = None
         replayed = last_seq is not None and await self._replay(sub, last_seq)
         if not replayed:

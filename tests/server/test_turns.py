@@ -61,3 +61,16 @@ async def test_each_new_turn_is_asked_for_once() -> None:
         for seat in seats:
             expected = asked[seat.seat or 0] + (seat.seat == after.to_act)
             assert len(seat.of_type("your_turn")) == expected
+
+
+async def test_a_connection_that_moves_to_another_table_is_asked_there_too() -> None:
+    # Two tables in the same state: the same seat's first turn has the same number at both.
+    first, second = await started_table(), await started_table()
+    assert first.state is not None and second.state is not None
+    assert (first.data.seq, first.state.to_act) == (second.data.seq, second.state.to_act)
+    seat = Recorder(first.state.to_act)
+    await first.follow(seat)
+    first.unsubscribe(seat)  # the player leaves, and starts another table on the connection
+    await second.follow(seat)
+    turns = seat.of_type("your_turn")
+    assert len(turns) == 2 and turns[0]["seq"] == turns[1]["seq"]
