@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from cli.main import main
+from engine.records import load_record
 from tests.engine.oracle import score_record
 
 from .make_records import CANCELLED, CASES, build
@@ -18,6 +19,31 @@ NAMES = sorted(p.name.removesuffix(".sheet.json") for p in HERE.glob("*.sheet.js
 RECORD_FIELDS = {
     *("format", "dealer", "hands", "chien", "bids"),
     *("discard", "chelem", "poignees", "plays"),
+}
+
+# Who wins each trick, worked out by hand in README.md ("T" the taker, "D" a
+# defender), so that a sheet cannot come out right for the wrong reason (two
+# misjudged tricks whose points cancel). The sheets do not carry trick winners
+# (RECORD.md fixes their fields), hence this table beside them.
+LADDER = "T" * 10 + "D" * 8  # T12..T21 win tricks 1-10, D1 trumps trick 11, hearts lose
+TRICK_WINNERS = {
+    **dict.fromkeys(
+        (
+            *("seed_garde_made", "prise_made", "prise_failed", "garde_failed"),
+            *("garde_sans_made", "garde_sans_failed", "garde_contre_made"),
+            *("garde_contre_failed", "chelem_announced_failed", "poignee_taker_made"),
+            *("poignee_defender_taker_made", "poignee_taker_failed"),
+            *("excuse_compensation", "excuse_last_trick_half_point"),
+        ),
+        LADDER,
+    ),
+    "petit_au_bout_taker": "D" + "T" * 17,  # 8H trumped, then T12 overtrumps T3
+    "petit_au_bout_defence": "T" * 9 + "D" * 9,  # T11 trumps 1H; D1 keeps T1 for last
+    "poignee_excuse": "T" * 9 + "D" * 9,  # the led Excuse loses to T10
+    "r9_four_kings_triple": "T" * 18,
+    "chelem_unannounced": "T" * 18,
+    "chelem_announced_excuse_led": "T" * 18,
+    "chelem_announced_defence_sweep": "D" * 18,
 }
 
 
@@ -79,6 +105,18 @@ def test_record_is_a_tarot_record_1(name: str) -> None:
             held = [c for c in held + record["chien"] if c not in record["discard"]]
         assert sorted(record["plays"]) == sorted(held)
         assert ("discard" in record) == (sheet["contract"] in ("prise", "garde"))
+
+
+def test_every_played_record_has_its_hand_worked_trick_winners() -> None:
+    played = {n for n in NAMES if load(n, ".sheet.json")["status"] == "played"}
+    assert played == set(TRICK_WINNERS)
+
+
+@pytest.mark.parametrize("name", sorted(TRICK_WINNERS))
+def test_tricks_fall_as_worked_out_by_hand(name: str) -> None:
+    deal = load_record(load(name))
+    won = "".join("T" if t.winner == deal.taker else "D" for t in deal.tricks)
+    assert won == TRICK_WINNERS[name]
 
 
 def test_records_are_what_make_records_writes() -> None:
