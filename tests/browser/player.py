@@ -92,6 +92,11 @@ class Player:
         assert turns, "no your_turn received"
         return dict(turns[-1]["legal"])
 
+    async def page_legal(self) -> Message:
+        """What the page holds as legal now (the frames this side records may lag it)."""
+        legal = await self.page.evaluate("() => window.cardavia.app.table?.legal ?? {}")
+        return dict(legal or {})
+
     # ------------------------------------------------------------ navigation
 
     async def open(self, fragment: str = "") -> None:
@@ -122,8 +127,12 @@ class Player:
 
     # ------------------------------------------------------------ one decision
 
-    async def step(self, *, bid: str = "garde", keyboard: bool = False) -> str | None:
-        """Do the one thing the screen asks for now, if anything; say what it was."""
+    async def step(
+        self, *, bid: str = "garde", keyboard: bool = False, poignee: bool = False
+    ) -> str | None:
+        """Do the one thing the screen asks for now, if anything; say what it was.
+
+        With ``poignee``, a poignee offered with the first card is shown first."""
         if await self.visible(".sheet"):
             return "sheet"
         if await self.page.locator("#prompt [data-action=bid]").count():
@@ -137,6 +146,12 @@ class Player:
                 return "chelem"
             return None
         if await self.page.locator("#hand .card.legal").count():
+            # Cards are playable, so the page's legal is this turn's (the frames
+            # recorded here may not have it yet).
+            if poignee and (await self.page_legal()).get("poignees"):
+                await self.page.wait_for_selector("#prompt [data-action=poignee-pick]")
+                await self.show_poignee()
+                return "poignee"
             return await self._play(keyboard)
         return None
 
@@ -226,7 +241,7 @@ class Player:
 
     async def show_poignee(self, pick_other: bool = True) -> list[str]:
         """Show the first poignee offered; optionally swap one trump for another first."""
-        offer = self.legal()["poignees"][0]
+        offer = (await self.page_legal())["poignees"][0]
         chosen = list(offer["cards"])
         if pick_other:
             await self.page.locator(
@@ -271,13 +286,11 @@ class Player:
             if tricks is not None and len(self.events("trick")) >= tricks:
                 if await self.page.locator("#hand .card.legal").count():
                     return
-            if poignee and await self.page.locator("#prompt [data-action=poignee-pick]").count():
-                await self.show_poignee()
-                poignee = False
-                continue
-            did = await self.step(bid=bid, keyboard=keyboard)
+            did = await self.step(bid=bid, keyboard=keyboard, poignee=poignee)
             if did == done:
                 return
+            if did == "poignee":
+                poignee = False
             if did == "play":
                 keyboard = False
             if did is None:
