@@ -22,6 +22,16 @@ async def answer(client: WireClient, message: Message) -> Message:
     return await client.until(lambda m: "re" in m)
 
 
+def played_score(message: Message) -> bool:
+    """The score of a deal played out (an all-pass deal is scored too, then dealt again)."""
+    return is_event("score")(message) and message["event"]["sheet"]["status"] == "played"
+
+
+def last_turn(messages: list[Message]) -> Message | None:
+    turns = [m for m in messages if m["type"] == "your_turn"]
+    return turns[-1] if turns else None
+
+
 @pytest.mark.parametrize("codec", ["json", "msgpack"])
 async def test_every_direct_answer_echoes_the_id_as_re(url: str, codec: str) -> None:
     client = await WireClient.open(url, codec, hello=False)
@@ -70,33 +80,35 @@ async def test_act_start_and_next_deal_are_acked_after_their_events(url: str) ->
     assert any(m["type"] == "event" and m["event"]["kind"] == "hand" for m in client.received)
     rng = random.Random(3)
     acts = 0
-    pending = [m for m in client.received if m["type"] == "your_turn"]  # seat 0 may bid first
+    # Seat 0 may bid first: its turn came with the deal, before the ack.
+    turn: Message | None = last_turn(client.received)
     while True:
-        message = (
-            pending.pop()
-            if pending
-            else await client.until(
-                lambda m: m["type"] == "your_turn" or is_event("score")(m), timeout=60
+        if turn is None:
+            turn = await client.until(
+                lambda m: m["type"] == "your_turn" or played_score(m), timeout=60
             )
-        )
-        if message["type"] != "your_turn":
+        if turn["type"] != "your_turn":
             break
         acts += 1
-        action = random_choice(message["legal"], rng)
+        action = random_choice(turn["legal"], rng)
         before = len(client.received)
         await client.send({"type": "act", "action": action, "id": acts})
         ack = await client.until(lambda m: m["type"] == "ack")
         assert (ack["re"], ack["seq"]) == (acts, client.last_seq)
         shown = [m["event"] for m in client.received[before:] if m["type"] == "event"]
         assert shown, "the action's own event comes before its ack"
+        if any(played_score(m) for m in client.received[before:]):
+            break  # this seat played the deal's last card: the score came with it
         # An action can lead straight to this seat's next turn (the last bid: the discard).
-        pending = [m for m in client.received[before:] if m["type"] == "your_turn"]
+        turn = last_turn(client.received[before:])
     assert acts > 0
     await client.send({"type": "next_deal", "id": "ready"})
     ack = await client.until(lambda m: m["type"] == "ack")
     assert ack["re"] == "ready"
+    (played,) = [m["event"]["deal_number"] for m in client.received if played_score(m)]
     assert any(
-        is_event("deal_started")(m) and m["event"]["deal_number"] == 2 for m in client.received
+        is_event("deal_started")(m) and m["event"]["deal_number"] == played + 1
+        for m in client.received
     )
 
 
