@@ -92,6 +92,21 @@ class Connection:
             self.node.metrics.connections.dec()
             await self._gone()
 
+    async def _close_reading(self, code: int, reason: str) -> None:
+        """Close, dropping what the peer still sends until its closing frame comes.
+
+        A flood fills the receive queue, which stops reading; the peer's closing
+        frame would wait behind it and the close would last its whole time-out.
+        The time-out still bounds a peer that never stops sending.
+        """
+        closing = asyncio.create_task(self.ws.close(code, reason))
+        try:
+            async for _ in self.ws:
+                pass
+        except ConnectionClosed:
+            pass
+        await closing
+
     async def _frame(self, frame: str | bytes) -> bool:
         """Handle one frame; False closes the connection (abuse)."""
         if self.limit.allow():
@@ -101,7 +116,7 @@ class Connection:
             self.strikes += 1
             if self.strikes >= self.node.settings.abuse_strikes:
                 self.send(m.Bye(reason="abuse", message="too many messages"))
-                await self.ws.close(1008, "rate limit")
+                await self._close_reading(1008, "rate limit")
                 return False
             self.error("rate_limited", "too many messages: slow down", re=self._peek_id(frame))
             return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -84,6 +85,11 @@ async def test_a_flood_is_rate_limited_then_closed_as_abuse(app: App, url: str) 
         await client.send_raw('{"type":"ping"}')
     bye = await client.until(lambda m: m["type"] == "bye", timeout=20)
     assert bye["reason"] == "abuse"
+    # The closing handshake completes although the server had a queue full of the
+    # flood to read past (it used to wait out its 10 s close time-out, then abort).
+    async with asyncio.timeout(5):
+        await client.ws.wait_closed()
+    assert (client.ws.close_code, client.ws.close_reason) == (1008, "rate limit")
 
 
 async def test_lobby_refusals_unknown_table_full_table_bad_token(url: str) -> None:

@@ -34,7 +34,14 @@ class WireClient:
     @classmethod
     async def open(cls, url: str, codec: str = "json", hello: bool = True) -> WireClient:
         sub = "tarot.v1.msgpack" if codec == "msgpack" else "tarot.v1.json"
-        ws = await connect(url, subprotocols=[sub], max_size=2**22)  # type: ignore[list-item]
+        # No read limit: a test that leaves messages unread must not stall the closing
+        # handshake (a full queue stops reading, close() then waits out its timeout).
+        ws = await connect(
+            url,
+            subprotocols=[sub],  # type: ignore[list-item]
+            max_size=2**22,
+            max_queue=None,
+        )
         client = cls(ws, codec == "msgpack")
         OPEN_CLIENTS.append(client)
         if hello:
