@@ -31,7 +31,7 @@ class SeatData(Data):
 
 
 class DealData(Data):
-    number: int  # 1-based, counting cancelled deals too
+    number: int  # 1-based place in the series: a deal dealt again keeps the cancelled one's
     dealer: int
     seed: str  # secret until the deal's record is published
     actions: list[dict[str, Any]] = Field(default_factory=list)  # {"seat": s, "action": {...}}

@@ -160,9 +160,14 @@ def _start(change: Change, now_ms: int) -> None:
 
 
 def begin_deal(change: Change, now_ms: int) -> None:
-    """Shuffle a new deal from a fresh secret seed; the dealer is the series' (R1)."""
+    """Shuffle a new deal from a fresh secret seed; the dealer is the series' (R1).
+
+    The deal is numbered by its place in the series: one dealt again after a
+    cancelled deal keeps the cancelled one's number, so "deal 2 of 3" is the
+    table's second counted deal whatever was passed out before it.
+    """
     data = change.data
-    number = data.deal.number + 1 if data.deal else 1
+    number = data.played + 1
     deal = DealData(number=number, dealer=data.dealer, seed=new_seed())
     state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
     change.data = data.model_copy(

@@ -101,7 +101,9 @@ export function applySnapshot(table, snap) {
   if (v.sheet && v.sheet.status === "cancelled") d.cancelled = v.sheet.reason;
   table.deal = d;
   table.legal = v.legal;
-  if (v.sheet && !table.history.some((h) => h.deal_number === v.deal_number)) {
+  if (v.sheet) {
+    // A deal dealt again after a cancelled one has its number: its sheet replaces that one's.
+    table.history = table.history.filter((h) => h.deal_number !== v.deal_number);
     table.history.push({ deal_number: v.deal_number, sheet: v.sheet, totals: snap.table.totals });
   }
   return table;

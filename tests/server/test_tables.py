@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
-from .wire import Message, WireClient, is_event, play_until
+from .wire import Message, WireClient, is_event, play_until, random_choice
 
 
 async def create(client: WireClient, **options: Any) -> str:
@@ -78,6 +79,49 @@ async def test_a_multi_deal_table_rotates_the_dealer_and_adds_up_scores(url: str
     assert len(dealers) >= 3
     assert totals == [sum(s[i] for s in sheets) for i in range(4)]
     assert sum(totals) == 0
+
+
+async def bid_then_play(client: WireClient, bid: str, done: Callable[[Message], bool]) -> Message:
+    """Answer each turn: ``bid`` when it may be bid (else pass), anything else at random."""
+    rng = random.Random(client.seat)
+    async with asyncio.timeout(60):
+        while True:
+            message = await client.recv()
+            if message["type"] == "your_turn":
+                legal = message["legal"]
+                if legal["bids"]:
+                    action = {"kind": "bid", "contract": bid if bid in legal["bids"] else "pass"}
+                else:
+                    action = random_choice(legal, rng)
+                await client.send({"type": "act", "action": action})
+            if done(message):
+                return message
+
+
+async def test_a_deal_dealt_again_after_all_pass_keeps_its_number(url: str) -> None:
+    host = await WireClient.open(url)
+    table_id = await create(host, deals=2)
+    clients = await seat_four(url, table_id, ("json",) * 4)
+    scored = is_event("score")
+    cancelled = await asyncio.gather(*(bid_then_play(c, "pass", scored) for c in clients))
+    assert {s["event"]["sheet"]["status"] for s in cancelled} == {"cancelled"}
+    # The first bidder takes: the deal dealt again is played, and it is still deal 1.
+    played = await asyncio.gather(*(bid_then_play(c, "prise", scored) for c in clients))
+    assert {s["event"]["sheet"]["status"] for s in played} == {"played"}
+    events = [m["event"] for m in clients[0].received if m["type"] == "event"]
+    starts = [e for e in events if e["kind"] == "deal_started"]
+    assert [e["deal_number"] for e in starts] == [1, 1]
+    assert starts[1]["dealer"] == (starts[0]["dealer"] + 1) % 4  # R1: the deal still moves on
+    assert [e["deal_number"] for e in events if e["kind"] == "score"] == [1, 1]
+    wait = await clients[0].until(is_event("between_deals"))
+    assert wait["event"]["next_deal_number"] == 2
+    for client in clients:
+        await client.send({"type": "next_deal"})
+    started = await clients[0].until(is_event("deal_started"))
+    assert started["event"]["deal_number"] == 2
+    listed = await host.request({"type": "list_tables"}, "tables")
+    (summary,) = [t for t in listed["tables"] if t["table_id"] == table_id]
+    assert summary["deal_number"] == 2
 
 
 async def test_a_spectator_sees_every_public_event_and_no_private_one(url: str) -> None:
