@@ -34,24 +34,26 @@ from ai.arena import (
     pool,
 )
 
+from .argtypes import at_least
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("arena", help="duplicate match between two bots")
     p.add_argument("a", help="bot A, e.g. expert or strong:budget_ms=400")
     p.add_argument("b", help="bot B, the reference")
-    p.add_argument("--deals", type=_positive, default=100, help="deals (default 100)")
+    p.add_argument("--deals", type=at_least(1), default=100, help="deals (default 100)")
     p.add_argument("--seed", type=int, default=0, help="the seed of the match (default 0)")
     p.add_argument(
         "--first",
-        type=_natural,
+        type=at_least(0),
         default=0,
         help="the first deal's index, to go on with a match played in pieces (default 0)",
     )
-    p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    p.add_argument("--workers", type=at_least(1), default=1, help="processes (default 1)")
     p.add_argument("--budget-ms", type=float, help="budget_ms for strong bots without one")
     p.add_argument(
         "--match-deals",
-        type=_positive,
+        type=at_least(1),
         default=100,
         help="deals in a match of A against three B, for the matches won (default 100)",
     )
@@ -70,26 +72,15 @@ def add_parser(sub: Any) -> None:
     q.set_defaults(run=run_pool)
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _natural(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
-    return value
-
-
 def run_pool(args: argparse.Namespace) -> int:
     """``tarot arena-pool F...``: one match from runs over disjoint deals."""
     runs = []
     try:
         for path in args.files:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as e:
+                raise PoolError(f"{path}: not JSON ({e})") from None
             if not isinstance(data, dict):
                 raise PoolError(f"{path}: not the JSON object of tarot arena --json")
             runs.append(data)

@@ -15,15 +15,21 @@ import json
 import sys
 from typing import Any
 
+from .argtypes import at_least, seconds, websocket_url
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("play", help="play in the terminal (a local server unless --server)")
-    p.add_argument("--server", help="WebSocket URL of a server (default: start a local one)")
+    p.add_argument(
+        "--server",
+        type=websocket_url,
+        help="WebSocket URL of a server (default: start a local one)",
+    )
     p.add_argument("--table", help="join this table instead of creating one")
     p.add_argument("--watch", metavar="TABLE", help="follow this table as a spectator")
     p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: a free one)")
     p.add_argument("--name", default="", help="your name at the table")
-    p.add_argument("--deals", type=int, default=1, help="deals of a new table (default 1)")
+    p.add_argument("--deals", type=at_least(1), default=1, help="deals of a new table (default 1)")
     p.add_argument(
         "--ai",
         default="basic",
@@ -32,7 +38,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--ai-pause",
-        type=float,
+        type=seconds,
         default=0.5,
         help="seconds before each AI move on the local server (default 0.5)",
     )

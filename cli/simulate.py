@@ -14,23 +14,17 @@ from engine.deal import new_deal
 from engine.events import deal_events, step
 from engine.state import Deal
 
+from .argtypes import at_least
 from .describe import describe_event
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("simulate", help="play deals with random legal decisions")
-    p.add_argument("--deals", type=_positive, default=1, help="how many deals (default 1)")
+    p.add_argument("--deals", type=at_least(1), default=1, help="how many deals (default 1)")
     p.add_argument("--seed", type=int, default=0, help="the seed of the whole run")
     p.add_argument("--out", type=Path, help="write each deal's record to this folder")
     p.add_argument("--verbose", action="store_true", help="print every move (default for 1 deal)")
     p.set_defaults(run=run)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
 
 
 def play_random_deal(dealer: int, rng: random.Random, verbose: bool) -> Deal:

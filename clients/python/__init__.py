@@ -18,11 +18,12 @@ from .bot import Bot, play_table
 from .client import Action, Client
 from .connection import CodecName, Connection
 from .enginebot import EngineBot
-from .errors import ClientError, ConnectionLost, Disconnected, ServerError
+from .errors import BadURL, ClientError, ConnectionLost, Disconnected, ServerError, Unreachable
 from .state import TableState
 
 __all__ = [
     "Action",
+    "BadURL",
     "Bot",
     "Client",
     "ClientError",
@@ -33,6 +34,7 @@ __all__ = [
     "EngineBot",
     "ServerError",
     "TableState",
+    "Unreachable",
     "engine_view",
     "play_table",
 ]

@@ -38,13 +38,13 @@ from types import TracebackType
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from protocol import ProtocolError, ServerMessage
 from protocol import models as m
 
 from .connection import CLIENT_NAME, CodecName, Connection
-from .errors import ClientError, ConnectionLost, Disconnected, ServerError
+from .errors import BadURL, ClientError, ConnectionLost, Disconnected, ServerError, Unreachable
 from .state import TableState
 
 log = logging.getLogger("tarot.client")
@@ -104,7 +104,11 @@ class Client:
         timeout: float = 30.0,
         client_name: str = CLIENT_NAME,
     ) -> Client:
-        """Open a connection and say hello; ``ServerError`` if the server refuses."""
+        """Open a connection and say hello.
+
+        ``ServerError`` if the server refuses, ``Unreachable`` if there is none
+        (``BadURL`` if ``url`` is not a WebSocket URL).
+        """
         client = cls(
             url,
             codec,
@@ -112,7 +116,13 @@ class Client:
             timeout=timeout,
             client_name=client_name,
         )
-        client._attach(await Connection.open(url, codec, client_name))
+        try:
+            connection = await Connection.open(url, codec, client_name)
+        except InvalidURI as e:
+            raise BadURL(f"not a ws:// or wss:// URL: {e}") from e
+        except _LOST as e:
+            raise Unreachable(f"cannot reach {url}: {e or type(e).__name__}") from e
+        client._attach(connection)
         client._reader = asyncio.get_running_loop().create_task(client._read())
         return client
 

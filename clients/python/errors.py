@@ -1,4 +1,4 @@
-"""The client library's exceptions: one for a server's refusal, one for a lost connection.
+"""The client library's exceptions: a server's refusal, no server, a lost connection.
 
 A refused message changes nothing on the server; ``ServerError`` carries the
 server's ``error`` message as it was sent (its stable ``code``, the
@@ -30,6 +30,15 @@ class ServerError(ClientError):
     @classmethod
     def of(cls, error: m.Error) -> ServerError:
         return cls(error.code, error.message, error.rule, error.reason)
+
+
+class Unreachable(ClientError):
+    """``Client.connect`` found no server: a refused or timed-out connection, or a URL
+    that is not a WebSocket one (``BadURL``). Nothing was sent."""
+
+
+class BadURL(Unreachable, ValueError):
+    """The URL is not a ``ws://`` or ``wss://`` URL."""
 
 
 class ConnectionLost(ClientError):

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
+import socket
 
 import pytest
 
 import engine
 from clients.python import (
+    BadURL,
     Bot,
     Client,
+    ClientError,
     Disconnected,
     EngineBot,
     ServerError,
     TableState,
+    Unreachable,
     engine_view,
     play_table,
 )
@@ -183,6 +187,21 @@ async def test_a_bad_token_is_refused(url: str) -> None:
         with pytest.raises(ServerError) as refused:
             await client.resume("nosuchtable.token")
         assert refused.value.code == "bad_token"
+
+
+@pytest.mark.parametrize("address", ["http://127.0.0.1:8765/", "127.0.0.1:8765", "ws://", ""])
+async def test_a_url_that_is_not_a_websocket_one_is_a_bad_url(address: str) -> None:
+    with pytest.raises(BadURL, match="not a ws:// or wss:// URL"):
+        await Client.connect(address)
+
+
+async def test_no_server_at_the_address_is_unreachable() -> None:
+    with socket.socket() as probe:  # a port that was free a moment ago: nobody listens there
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(Unreachable, match=f"cannot reach ws://127.0.0.1:{port}/") as caught:
+        await Client.connect(f"ws://127.0.0.1:{port}/")
+    assert isinstance(caught.value, ClientError) and not isinstance(caught.value, BadURL)
 
 
 async def test_a_bot_rides_over_a_tight_rate_limit() -> None:

@@ -1,0 +1,49 @@
+"""Argument types shared by the subcommands.
+
+A bad value becomes argparse's usage error (exit status 2, one line naming the
+flag), before anything starts: never a traceback from deep inside a client.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from websockets.exceptions import InvalidURI
+from websockets.uri import parse_uri
+
+
+def at_least(low: int) -> Callable[[str], int]:
+    """An integer no smaller than ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        return value
+
+    parse.__name__ = f"at_least_{low}"
+    return parse
+
+
+def seconds(text: str) -> float:
+    """A duration in seconds: a finite number, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be zero or more seconds, not {text}")
+    return value
+
+
+def websocket_url(text: str) -> str:
+    """A server's address: a ``ws://`` or ``wss://`` URL."""
+    try:
+        parse_uri(text)
+    except InvalidURI as e:
+        raise argparse.ArgumentTypeError(f"must be a ws:// or wss:// URL: {e}") from None
+    return text

@@ -1,0 +1,70 @@
+"""A bad argument to any subcommand is a usage error naming the flag (exit 2);
+nothing starts, nothing is left half done, and there is no traceback."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag", "says"),
+    [
+        (["play", "--server", "http://127.0.0.1:8765/"], "--server", "ws:// or wss:// URL"),
+        (["play", "--server", "127.0.0.1:8765"], "--server", "ws:// or wss:// URL"),
+        (["play", "--deals", "0"], "--deals", "must be at least 1, not 0"),
+        (["play", "--deals", "two"], "--deals", "must be a whole number, not 'two'"),
+        (["play", "--ai-pause", "-1"], "--ai-pause", "zero or more seconds"),
+        (["play", "--ai-pause", "nan"], "--ai-pause", "zero or more seconds"),
+        (["play", "--ai-pause", "soon"], "--ai-pause", "a number of seconds"),
+        (
+            ["bot", "--server", "wss:/x", "--table", "new", "--policy", "ai:random"],
+            "--server",
+            "ws:// or wss:// URL",
+        ),
+        (
+            ["bot", "--table", "new", "--policy", "ai:random", "--deals", "-2"],
+            "--deals",
+            "must be at least 1",
+        ),
+        (["arena", "random", "random", "--workers", "0"], "--workers", "must be at least 1"),
+        (["arena", "random", "random", "--first", "-1"], "--first", "must be at least 0"),
+        (["simulate", "--deals", "1.5"], "--deals", "must be a whole number"),
+    ],
+)
+def test_a_bad_value_is_a_usage_error_naming_its_flag(
+    argv: list[str], flag: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]
+    assert f"argument {flag}" in last and says in last, err
+    assert "Traceback" not in err
+
+
+def test_a_bot_with_no_server_there_says_so_and_fails(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as probe:  # a port nobody listens on any more
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = f"ws://127.0.0.1:{port}/"
+    assert main(["bot", "--server", server, "--table", "new", "--policy", "ai:random"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"tarot bot: cannot reach {server}"), err
+
+
+def test_arena_pool_names_the_file_that_is_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("strong won\n")
+    assert main(["arena-pool", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tarot arena-pool: {path}: not JSON"), err
