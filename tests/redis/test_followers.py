@@ -21,6 +21,9 @@ async def observer(url: str, table_id: str) -> AsyncIterator[asyncio.Queue[bytes
     pubsub = client.pubsub()
     heard: asyncio.Queue[bytes] = asyncio.Queue()
     await pubsub.ssubscribe(keys.updates(table_id))
+    async with asyncio.timeout(10):  # subscribed once Redis says so, not after a nap
+        while (await pubsub.get_message(timeout=1.0) or {}).get("type") != "ssubscribe":
+            pass
 
     async def read() -> None:
         while True:
@@ -30,7 +33,6 @@ async def observer(url: str, table_id: str) -> AsyncIterator[asyncio.Queue[bytes
 
     reader = asyncio.create_task(read())
     try:
-        await asyncio.sleep(0.1)
         yield heard
     finally:
         reader.cancel()
