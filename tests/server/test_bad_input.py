@@ -7,11 +7,13 @@ import json
 import random
 
 import msgpack
+import pytest
 
+from server import transitions
 from server.app import App
 
 from .test_tables import create
-from .wire import Message, WireClient
+from .wire import Message, WireClient, is_event
 
 
 async def refused(client: WireClient, frame: str | bytes | Message) -> Message:
@@ -181,3 +183,30 @@ async def test_the_server_survives_random_garbage(url: str) -> None:
         reply = await client.recv()
         assert reply["type"] in ("error", "pong", "tables"), reply
     await still_open(client)
+
+
+async def test_an_unexpected_error_is_answered_internal_and_changes_nothing(
+    app: App, url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug met while handling one message (here: dealing fails) costs that message only."""
+    client = await WireClient.open(url)
+    table_id = await create(client, deals=1)
+    await client.request({"type": "join", "table_id": table_id, "seat": 0}, "joined")
+    version = (await app.node.runtime(table_id)).data.version
+
+    def broken() -> str:
+        raise RuntimeError("injected: the shuffle broke")
+
+    monkeypatch.setattr(transitions, "new_seed", broken)
+    error = await refused(client, {"type": "start", "id": "go"})
+    assert (error["code"], error["re"]) == ("internal", "go")
+    assert "nothing changed" in error["message"]
+    assert "injected" not in error["message"]  # the inside stays inside
+    assert any(r.exc_info and "injected" in str(r.exc_info[1]) for r in caplog.records)
+    runtime = await app.node.runtime(table_id)
+    assert (runtime.data.version, runtime.data.status) == (version, "waiting")
+    # The connection and the table go on: once the bug is gone, the same start works.
+    monkeypatch.undo()
+    await client.send({"type": "start", "id": "again"})
+    await client.until(is_event("deal_started"))
+    assert (await client.until(lambda m: m["type"] == "ack"))["re"] == "again"
