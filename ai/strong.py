@@ -39,6 +39,7 @@ and the rng. More time, more samples: a better estimate of each card's worth.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -98,8 +99,11 @@ class StrongBot:
     clock: str = "wall"  # or "cpu": see the module docstring
 
     def __post_init__(self) -> None:
-        if self.budget_ms <= 0 or self.endgame_tricks < 0 or self.exact_tricks < 0:
-            raise ValueError("budget_ms must be positive, endgame_tricks and exact_tricks >= 0")
+        # "not 0 < x < inf" and not "x <= 0": NaN would pass that, and then think forever.
+        if not (0 < self.budget_ms < math.inf and 0 < self.bid_factor < math.inf):
+            raise ValueError("budget_ms and bid_factor must be positive finite numbers")
+        if self.endgame_tricks < 0 or self.exact_tricks < 0 or self.samples < 0:
+            raise ValueError("samples, endgame_tricks and exact_tricks must be >= 0")
         if self.clock not in CLOCKS:
             raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {self.clock!r}")
 

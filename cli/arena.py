@@ -34,7 +34,7 @@ from ai.arena import (
     pool,
 )
 
-from .argtypes import at_least
+from .argtypes import at_least, seconds
 
 
 def add_parser(sub: Any) -> None:
@@ -62,7 +62,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--progress", action="store_true", help="report progress on stderr")
     p.add_argument(
         "--max-seconds",
-        type=float,
+        type=seconds,
         help="stop once this many seconds have passed; the figures cover the deals done",
     )
     p.set_defaults(run=run)

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 
 
 class SettingsError(ValueError):
     """A setting with a value that cannot be used."""
+
+
+_DURATIONS_AND_RATES = (
+    "rate_per_second",
+    "ai_pause_seconds",
+    "next_deal_seconds",
+    "drain_seconds",
+    "redis_timeout",
+    "idle_ttl_hours",
+    "finished_ttl_hours",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +43,7 @@ class Settings:
     finished_ttl_hours: float = 24  # ... or this long after it finished
 
     def __post_init__(self) -> None:
+        _check_numbers(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
         if self.log_format not in ("text", "json"):
@@ -41,8 +54,10 @@ class Settings:
             raise SettingsError(f"redis URL must start with redis://, not {self.redis_url!r}")
         if self.rate_per_second <= 0 or self.rate_burst < 1:
             raise SettingsError("the rate limit must be positive")
-        if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0:
+        if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0 or self.drain_seconds < 0:
             raise SettingsError("pauses cannot be negative")
+        if self.bot_workers < 1:
+            raise SettingsError(f"bot workers must be at least 1, not {self.bot_workers}")
         if self.lease_ms < 300:
             raise SettingsError(f"the lease must last at least 300 ms, not {self.lease_ms}")
         if self.redis_pool < 1 or self.redis_timeout <= 0:
@@ -65,3 +80,13 @@ class Settings:
                 raise SettingsError(f"TAROT_AI_PAUSE must be a number, not {pause!r}") from None
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
+
+
+def _check_numbers(settings: Settings) -> None:
+    """Durations and rates are finite numbers: NaN passes every comparison, inf overflows."""
+    for name in _DURATIONS_AND_RATES:
+        value = getattr(settings, name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise SettingsError(f"{name} must be a number, not {value!r}")
+        if not math.isfinite(value):
+            raise SettingsError(f"{name} must be a finite number, not {value}")

@@ -117,9 +117,25 @@ def test_strong_plays_only_legal_actions_at_a_small_budget() -> None:
             apply_in_place(deal, bots[seat].choose(view(deal, seat), rng))
 
 
-def test_strong_rejects_a_bad_budget() -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"budget_ms": 0},
+        {"budget_ms": float("nan")},
+        {"budget_ms": float("inf")},
+        {"bid_factor": float("nan")},
+        {"bid_factor": -1.0},
+        {"samples": -1},
+        {"exact_tricks": -1},
+    ],
+    ids=repr,
+)
+def test_strong_rejects_a_bad_budget(options: dict[str, float]) -> None:
     with pytest.raises(ValueError):
-        ai.make_bot("strong", budget_ms=0)
+        ai.make_bot("strong", **options)
+
+
+def test_strong_rejects_unknown_options_and_clocks() -> None:
     with pytest.raises(TypeError):
         ai.make_bot("strong", depth=3)
     with pytest.raises(ValueError, match="clock"):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 from redis.asyncio import Redis
 
@@ -10,7 +13,7 @@ from protocol import models as m
 from server import keys
 from server.app import make_store
 from server.redis_store import RedisStore
-from server.settings import Settings
+from server.settings import Settings, SettingsError
 from server.tabledata import TableData
 
 from ..redis.servers import SHARED_REDIS
@@ -28,6 +31,10 @@ URL = f"{SHARED_REDIS}/11"
         (["--finished-ttl-hours", "0"], "TTL"),
         (["--redis", "http://x"], "redis URL"),
         (["--port", "70000"], "port"),
+        (["--ai-pause", "-1"], "negative"),
+        (["--ai-pause", "nan"], "ai_pause_seconds must be a finite number"),
+        (["--redis-timeout", "inf"], "redis_timeout must be a finite number"),
+        (["--idle-ttl-hours", "nan"], "idle_ttl_hours must be a finite number"),
     ],
 )
 def test_bad_settings_are_refused_with_a_clear_message(
@@ -37,6 +44,42 @@ def test_bad_settings_are_refused_with_a_clear_message(
     err = capsys.readouterr().err
     assert err.startswith("tarot serve: ") and says in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("TAROT_AI_PAUSE", "soon", "TAROT_AI_PAUSE must be a number, not 'soon'"),
+        ("TAROT_LOG_FORMAT", "xml", "log format must be text or json, not 'xml'"),
+        ("TAROT_REDIS_URL", "http://x", "redis URL must start with redis://"),
+    ],
+)
+def test_bad_environment_variables_are_refused_too(
+    variable: str,
+    value: str,
+    says: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tarot serve: ") and says in err
+
+
+@pytest.mark.parametrize(
+    ("fields", "says"),
+    [
+        ({"bot_workers": 0}, "bot workers must be at least 1, not 0"),
+        ({"drain_seconds": -1.0}, "pauses cannot be negative"),
+        ({"next_deal_seconds": float("inf")}, "next_deal_seconds must be a finite number"),
+        ({"rate_per_second": "fast"}, "rate_per_second must be a number, not 'fast'"),
+        ({"ai_pause_seconds": True}, "ai_pause_seconds must be a number, not True"),
+    ],
+)
+def test_settings_built_in_code_are_checked_the_same_way(fields: dict[str, Any], says: str) -> None:
+    with pytest.raises(SettingsError, match=re.escape(says)):
+        Settings(**fields)
 
 
 async def test_redis_settings_reach_the_store() -> None:
