@@ -75,11 +75,20 @@ def hand_text(
     return text
 
 
+def deal_of(state: TableState, number: int) -> str:
+    """ "deal 2 of 3" at a table of 3 deals (a deal dealt again keeps its number), else "deal 2"."""
+    deals = state.table.options.deals if state.table is not None else None
+    if deals is not None and number <= deals:
+        return f"deal {number} of {deals}"
+    return f"deal {number}"
+
+
 def header_text(state: TableState) -> Text:
     view = state.view
     text = Text(f"Table {state.table_id}", style="bold")
     if view is not None:
-        text.append(f"   deal {view.deal_number}, dealer {seat_name(state, view.dealer)}")
+        dealer = seat_name(state, view.dealer)
+        text.append(f"   {deal_of(state, view.deal_number)}, dealer {dealer}")
         if view.taker is not None and view.contract is not None:
             text.append(f"   {seat_name(state, view.taker)}: {CONTRACTS[view.contract]}")
             if view.chelem:
@@ -169,7 +178,7 @@ def event_line(  # noqa: C901 - one case per event kind
     """A line for the log, or None for events not worth one; ``now_ms`` gives countdowns."""
     match event:
         case m.DealStartedEvent(deal_number=number, dealer=dealer):
-            return f"Deal {number}, dealer: {seat_name(state, dealer)}."
+            return f"{deal_of(state, number).capitalize()}, dealer: {seat_name(state, dealer)}."
         case m.BidEvent(seat=seat, contract=contract):
             return f"{seat_name(state, seat)}: {CONTRACTS[contract]}"
         case m.TakerEvent(seat=seat, contract=contract):

@@ -12,7 +12,7 @@ from cli.main import main
 from clients.python import Bot, Client, TableState, play_table
 from clients.terminal import TableApp
 from clients.terminal.app import decision_for, poignee_pool, swap_poignee_card
-from clients.terminal.render import event_line
+from clients.terminal.render import event_line, header_text
 from protocol import models as m
 
 AppPilot = Pilot[list[m.Number] | None]
@@ -194,6 +194,23 @@ def test_the_log_counts_down_to_the_next_deal_and_names_whom_it_waits_for() -> N
     alone = m.BetweenDealsEvent(next_deal_number=3, deadline_ms=100_000, waiting_for=[1])
     assert event_line(state, alone, now_ms=100_500) == "Deal 3 starts in 0 s at the latest."
     assert event_line(state, alone) == "Deal 3 next."
+
+
+def test_the_header_and_the_log_say_which_deal_of_how_many() -> None:
+    state = TableState("t", seat=0)
+    state.table = m.TableSummary(
+        table_id="t",
+        options=m.TableOptions(deals=3),
+        seats=[m.SeatInfo(seat=s, occupant="ai", name=f"AI {s + 1}") for s in range(4)],
+        status="playing",
+    )
+    assert event_line(state, m.DealStartedEvent(deal_number=2, dealer=1)) == (
+        "Deal 2 of 3, dealer: AI 2."
+    )
+    state.apply(m.Event(table_id="t", seq=1, event=m.DealStartedEvent(deal_number=2, dealer=1)))
+    assert "deal 2 of 3, dealer AI 2" in header_text(state).plain
+    state.table = state.table.model_copy(update={"options": m.TableOptions(deals=None)})
+    assert "deal 2, dealer AI 2" in header_text(state).plain  # a table with no end
 
 
 def offer_of(cards: list[str], level: m.PoigneeLevelName = "simple") -> m.PoigneeChoice:
