@@ -108,10 +108,10 @@ function onError(msg) {
 
 const ACTIONS = {
   // A game against the AI is private: strangers cannot take an AI seat from the lobby.
-  "quick-start": () => createAndJoin({ deals: 1, ai_level: "basic", name: t("lobby.quickName"), private: true }, true),
+  "quick-start": () => createAndJoin({ deals: 1, ai_level: app.lobby.quickAi, name: t("lobby.quickName"), private: true }, true),
   "multi-start": () =>
     createAndJoin(
-      { deals: Number(app.lobby.multiDeals) || 5, ai_level: "basic", name: t("lobby.quickName"), private: true },
+      { deals: Number(app.lobby.multiDeals) || 5, ai_level: app.lobby.quickAi, name: t("lobby.quickName"), private: true },
       true,
     ),
   refresh: () => refreshTables(),
@@ -255,6 +255,10 @@ function onChange(e) {
       app.lobby.multiDeals = Number(el.value) || 5;
       saved.set("multiDeals", app.lobby.multiDeals);
       renderMain();
+      break;
+    case "quick-ai":
+      app.lobby.quickAi = el.value;
+      saved.set("quickAi", app.lobby.quickAi);
       break;
     case "endless": {
       const deals = el.form?.elements.namedItem("deals");

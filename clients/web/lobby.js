@@ -4,6 +4,7 @@
 import { cardSVG } from "./cards.js";
 import { esc } from "./dom.js";
 import { num, t } from "./i18n.js";
+import { QUICK_AI_LEVELS } from "./state.js";
 
 const AI_LEVELS = ["random", "basic", "expert", "strong"];
 const TURN_SECONDS = [0, 15, 30, 60, 120];
@@ -32,7 +33,8 @@ function heroHTML(ctx) {
     `<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${esc(t("lobby.quick"))}</button>` +
     `<p class="tagline">${esc(t("lobby.tagline"))}</p>` +
     `<div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${esc(t("lobby.multi", { n: ctx.multiDeals }))}</button>` +
-    `<label class="inline">${esc(t("lobby.deals"))} <select id="multi-deals" data-change="multi-deals">${MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals)).join("")}</select></label></div>` +
+    `<label class="inline">${esc(t("lobby.deals"))} <select id="multi-deals" data-change="multi-deals">${MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals)).join("")}</select></label>` +
+    `<label class="inline">${esc(t("lobby.aiLevel"))} <select id="quick-ai" data-change="quick-ai">${QUICK_AI_LEVELS.map((l) => option(l, t(`ai.${l}`), ctx.quickAi)).join("")}</select></label></div>` +
     `</section>`
   );
 }

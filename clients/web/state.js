@@ -5,6 +5,15 @@ import { loadDisplay } from "./display.js";
 import { saved } from "./dom.js";
 import { getLang } from "./i18n.js";
 
+// Against 3 AI: the levels worth playing (random is a test tool); expert by default,
+// strong (search) for a harder game at ~150 ms of server CPU per AI card.
+export const QUICK_AI_LEVELS = ["basic", "expert", "strong"];
+
+/** A remembered quick-game AI level, if it is still one offered; else expert. */
+function quickAi(level) {
+  return QUICK_AI_LEVELS.includes(level) ? level : "expert";
+}
+
 export const params = new URLSearchParams(window.location.search);
 /** ?speed=0.1 shortens the pauses between events (tests); 1 is normal, 0 none. */
 export const SPEED = Math.max(0, Math.min(3, Number(params.get("speed") ?? 1) || 0));
@@ -31,12 +40,13 @@ export const app = {
     tables: [],
     invite: null,
     multiDeals: saved.get("multiDeals", 5),
+    quickAi: quickAi(saved.get("quickAi", "expert")), // the AI of the games against 3 AI
     name: saved.get("name", ""),
     form: {
       name: "",
       deals: 5,
       endless: false,
-      ai_level: "basic",
+      ai_level: "expert",
       turn_seconds: 0,
       grace_seconds: 60,
       private: false,

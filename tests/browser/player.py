@@ -48,6 +48,11 @@ class Played:
     keyboard_plays: int = 0
 
 
+SETTLED = """() => document.getAnimations().every(
+    (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity
+)"""
+
+
 class Player:
     def __init__(self, page: Page, url: str) -> None:
         self.page = page
@@ -121,8 +126,13 @@ class Player:
     async def hand(self) -> list[Message]:
         return list(await self.page.locator("#hand .card").evaluate_all(HAND_CARDS))
 
+    async def settle(self) -> None:
+        """Wait until every finite animation and transition is over (a card flying in from
+        a side seat is drawn past the edge for 0.3 s); looping ones (a pulse) never end."""
+        await self.page.wait_for_function(SETTLED)
+
     async def screenshot(self, path: Path) -> None:
-        await self.page.wait_for_timeout(450)  # let the last card land
+        await self.settle()
         await self.page.screenshot(path=str(path))
 
     # ------------------------------------------------------------ one decision

@@ -165,6 +165,7 @@ async def test_a_360_pixel_phone_shows_the_whole_table(
     await player.screenshot(artifacts / "lobby-360.png")
     await player.page.click("[data-action=quick-start]")
     await player.play_until(tricks=2, bid="garde")
+    await player.settle()  # measured at rest: a card coming in from the right is drawn past it
     overflow = await player.page.evaluate(
         "() => document.getElementById('app').scrollWidth - window.innerWidth"
     )

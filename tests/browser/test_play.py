@@ -57,6 +57,38 @@ async def become_taker(player: Player, attempts: int = 8) -> None:
     raise AssertionError("could not take with a garde in any quick start")
 
 
+async def test_the_ai_of_a_game_against_three_ai_is_chosen_and_remembered(
+    new_player: NewPlayer,
+) -> None:
+    player = await new_player()
+    await player.open()
+    choice = player.page.locator("#quick-ai")
+    assert await choice.input_value() == "expert"  # competent by default
+    labels = await choice.locator("option").evaluate_all(
+        "els => els.map(e => [e.value, e.textContent])"
+    )
+    assert labels == [["basic", "Basic"], ["expert", "Expert"], ["strong", "Strong"]]
+    await choice.select_option("strong")
+    await player.page.reload()
+    await player.page.wait_for_selector("#conn[data-status=online]")
+    assert await choice.input_value() == "strong"
+    await player.page.click("[data-action=multi-start]")
+    await player.page.wait_for_function(
+        "() => window.cardavia.app.table?.summary?.options?.ai_level !== undefined"
+    )
+    (created,) = [f for f in player.frames if f.get("type") == "table_created"]
+    assert (created["table"]["options"]["ai_level"], created["table"]["options"]["deals"]) == (
+        "strong",
+        5,
+    )
+    # A level no longer offered (or a stored value gone bad) falls back to expert.
+    await player.page.evaluate("localStorage.setItem('cardavia.quickAi', '\"random\"')")
+    await player.page.goto(player.url)
+    await player.page.wait_for_selector("#conn[data-status=online]")
+    await player.page.click("#info [data-action=leave]")
+    assert await choice.input_value() == "expert"
+
+
 @pytest.mark.timeout(180)
 async def test_a_whole_deal_against_three_ai_by_clicking(
     new_player: NewPlayer, artifacts: Path
