@@ -36,7 +36,9 @@ def seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
     if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be zero or more seconds, not {text}")
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of seconds, zero or more, not {text}"
+        )
     return value
 
 
@@ -44,6 +46,6 @@ def websocket_url(text: str) -> str:
     """A server's address: a ``ws://`` or ``wss://`` URL."""
     try:
         parse_uri(text)
-    except InvalidURI as e:
+    except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
         raise argparse.ArgumentTypeError(f"must be a ws:// or wss:// URL: {e}") from None
     return text

@@ -39,6 +39,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.uri import parse_uri
 
 from protocol import ProtocolError, ServerMessage
 from protocol import models as m
@@ -117,9 +118,11 @@ class Client:
             client_name=client_name,
         )
         try:
+            parse_uri(url)
+        except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
+            raise BadURL(f"{url!r} is not a ws:// or wss:// URL: {e}") from e
+        try:
             connection = await Connection.open(url, codec, client_name)
-        except InvalidURI as e:
-            raise BadURL(f"not a ws:// or wss:// URL: {e}") from e
         except _LOST as e:
             raise Unreachable(f"cannot reach {url}: {e or type(e).__name__}") from e
         client._attach(connection)

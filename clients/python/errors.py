@@ -33,12 +33,13 @@ class ServerError(ClientError):
 
 
 class Unreachable(ClientError):
-    """``Client.connect`` found no server: a refused or timed-out connection, or a URL
-    that is not a WebSocket one (``BadURL``). Nothing was sent."""
+    """``Client.connect`` could not open the connection: refused, timed out, or closed
+    before the server's ``welcome``. Trying again later may work."""
 
 
-class BadURL(Unreachable, ValueError):
-    """The URL is not a ``ws://`` or ``wss://`` URL."""
+class BadURL(ClientError, ValueError):
+    """``Client.connect`` was given a URL that is not ``ws://`` or ``wss://`` (or has a bad
+    host or port). Nothing was tried; trying again cannot work."""
 
 
 class ConnectionLost(ClientError):

@@ -16,10 +16,12 @@ from cli.main import main
     [
         (["play", "--server", "http://127.0.0.1:8765/"], "--server", "ws:// or wss:// URL"),
         (["play", "--server", "127.0.0.1:8765"], "--server", "ws:// or wss:// URL"),
+        (["play", "--server", "ws://127.0.0.1:99999/"], "--server", "Port out of range"),
         (["play", "--deals", "0"], "--deals", "must be at least 1, not 0"),
         (["play", "--deals", "two"], "--deals", "must be a whole number, not 'two'"),
-        (["play", "--ai-pause", "-1"], "--ai-pause", "zero or more seconds"),
-        (["play", "--ai-pause", "nan"], "--ai-pause", "zero or more seconds"),
+        (["play", "--ai-pause", "-1"], "--ai-pause", "seconds, zero or more, not -1"),
+        (["play", "--ai-pause", "nan"], "--ai-pause", "a finite number of seconds"),
+        (["play", "--ai-pause", "1e400"], "--ai-pause", "a finite number of seconds"),
         (["play", "--ai-pause", "soon"], "--ai-pause", "a number of seconds"),
         (
             ["bot", "--server", "wss:/x", "--table", "new", "--policy", "ai:random"],

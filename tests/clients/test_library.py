@@ -189,7 +189,10 @@ async def test_a_bad_token_is_refused(url: str) -> None:
         assert refused.value.code == "bad_token"
 
 
-@pytest.mark.parametrize("address", ["http://127.0.0.1:8765/", "127.0.0.1:8765", "ws://", ""])
+@pytest.mark.parametrize(
+    "address",
+    ["http://127.0.0.1:8765/", "127.0.0.1:8765", "ws://", "", "ws://h:99999/", "ws://[::1/"],
+)
 async def test_a_url_that_is_not_a_websocket_one_is_a_bad_url(address: str) -> None:
     with pytest.raises(BadURL, match="not a ws:// or wss:// URL"):
         await Client.connect(address)
@@ -202,6 +205,7 @@ async def test_no_server_at_the_address_is_unreachable() -> None:
     with pytest.raises(Unreachable, match=f"cannot reach ws://127.0.0.1:{port}/") as caught:
         await Client.connect(f"ws://127.0.0.1:{port}/")
     assert isinstance(caught.value, ClientError) and not isinstance(caught.value, BadURL)
+    assert issubclass(BadURL, ClientError) and not issubclass(BadURL, Unreachable)
 
 
 async def test_a_bot_rides_over_a_tight_rate_limit() -> None:
