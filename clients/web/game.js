@@ -101,6 +101,8 @@ export function applySnapshot(table, snap) {
   if (v.sheet && v.sheet.status === "cancelled") d.cancelled = v.sheet.reason;
   table.deal = d;
   table.legal = v.legal;
+  const kept = table.records[v.deal_number];
+  if (kept && kept.dealer !== v.dealer) delete table.records[v.deal_number]; // a cancelled deal's
   if (v.sheet) {
     // A deal dealt again after a cancelled one has its number: its sheet replaces that one's.
     table.history = table.history.filter((h) => h.deal_number !== v.deal_number);
@@ -134,6 +136,8 @@ const HANDLERS = {
     table.summary.seats[ev.seat.seat] = ev.seat;
   },
   deal_started(table, _d, ev) {
+    // A deal dealt again after a cancelled one has its number: that one's record is not its.
+    delete table.records[ev.deal_number];
     table.deal = newDeal(ev.deal_number, ev.dealer);
     table.summary.status = "playing";
     table.summary.deal_number = ev.deal_number;

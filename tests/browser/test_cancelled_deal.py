@@ -4,34 +4,20 @@ table's deals). The first deal is rigged to a petit sec by its seed alone."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator
+import itertools
 
 import pytest
 
-import engine
-from server import transitions
-
+from ..deal_seeds import deal_from, ordinary, petit_sec, where
 from .conftest import NewPlayer
-
-
-def seeds_petit_sec_first() -> Iterator[str]:
-    """A seed that deals a petit sec whoever deals, then seeds of ordinary deals."""
-
-    def cancelled(seed: str) -> bool:
-        return all(engine.new_deal(dealer, bytes.fromhex(seed)).is_over for dealer in range(4))
-
-    candidates = (hashlib.sha256(f"petit-sec-{i}".encode()).hexdigest()[:32] for i in range(10**6))
-    yield next(seed for seed in candidates if cancelled(seed))
-    yield from (seed for seed in candidates if not cancelled(seed))
 
 
 @pytest.mark.timeout(120)
 async def test_a_petit_sec_is_shown_and_the_deal_dealt_again_keeps_its_number(
     new_player: NewPlayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seeds = seeds_petit_sec_first()
-    monkeypatch.setattr(transitions, "new_seed", lambda: next(seeds))
+    first = itertools.islice(where("petit-sec", petit_sec), 1)
+    deal_from(monkeypatch, itertools.chain(first, where("ordinary", ordinary)))
     player = await new_player()
     await player.open()
     await player.page.select_option("#multi-deals", "3")
@@ -51,4 +37,34 @@ async def test_a_petit_sec_is_shown_and_the_deal_dealt_again_keeps_its_number(
     (score,) = player.events("score")
     assert (score["deal_number"], score["sheet"]["status"]) == (1, "cancelled")
     assert not player.events("between_deals")  # dealt again at once, nobody waited for
+    # The cancelled deal's record is not offered for the deal that has its number now.
+    assert await player.page.evaluate("() => window.cardavia.app.table.records[1] === undefined")
     assert player.errors == []
+
+
+SNAPSHOT_OF_A_REDEAL = """async () => {
+    const game = await import('./game.js');
+    const table = game.newTable('demo', 0);
+    const cancelled = {format: 'tarot-record/1', dealer: 0, hands: [], chien: [], bids: [0]};
+    game.applyEvent(table, 7, {kind: 'record', deal_number: 1, record: cancelled});
+    const view = {
+        seat: 0, deal_number: 1, dealer: 1, phase: 'bidding', to_act: 2, hand: [],
+        hand_sizes: [18, 18, 18, 18], bids: [], taker: null, contract: null, chien: null,
+        discard: null, discard_trumps: [], chelem: false, poignees: [], trick: null,
+        tricks: [], points: [0, 0], tricks_won: [0, 0, 0, 0], legal: null, sheet: null,
+    };
+    const summary = {table_id: 'demo', options: {deals: 3}, seats: [], status: 'playing',
+                     deal_number: 1, totals: [0, 0, 0, 0]};
+    game.applySnapshot(table, {table_id: 'demo', seq: 30, table: summary, view});
+    return [table.records[1] === undefined, table.deal.dealer];
+}"""
+
+
+async def test_a_snapshot_of_the_deal_dealt_again_drops_the_cancelled_ones_record(
+    new_player: NewPlayer,
+) -> None:
+    """A page that missed the new deal's start (a reconnection past the log) learns of it
+    from a snapshot: same number, another dealer, so the record it kept is not this deal's."""
+    player = await new_player()
+    await player.open()
+    assert await player.page.evaluate(SNAPSHOT_OF_A_REDEAL) == [True, 1]

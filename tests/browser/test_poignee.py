@@ -4,36 +4,29 @@ the offer's by clicking. Everyone then sees it, and the sheet counts it (R18).""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterator
-
 import pytest
 
 import engine
 from engine.cards import TRUMPS
-from server import transitions
 
+from ..deal_seeds import deal_from, where
 from .conftest import NewPlayer
 
 
-def seeds_with_a_simple_poignee_at_seat_0() -> Iterator[str]:
-    """Deal seeds (the server's hex form) giving seat 0 11-12 trumps, the Excuse aside.
+def a_simple_poignee_at_seat_0(seed: str) -> bool:
+    """Seat 0 is dealt 11-12 trumps, the Excuse aside, by seat 0 (a table's first dealer).
 
     11 or 12: a simple poignee (10 shown) with a trump to spare for the swap, and
     not enough for a double, which would change the offer's level."""
-    for i in range(1_000_000):
-        seed = hashlib.sha256(f"poignee-{i}".encode()).hexdigest()[:32]
-        deal = engine.new_deal(0, bytes.fromhex(seed))
-        if 11 <= (deal.dealt[0] & TRUMPS).bit_count() <= 12:
-            yield seed
+    deal = engine.new_deal(0, bytes.fromhex(seed))
+    return 11 <= (deal.dealt[0] & TRUMPS).bit_count() <= 12
 
 
 @pytest.mark.timeout(180)
 async def test_a_poignee_is_shown_by_clicks_and_everyone_sees_it(
     new_player: NewPlayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seeds = seeds_with_a_simple_poignee_at_seat_0()
-    monkeypatch.setattr(transitions, "new_seed", lambda: next(seeds))
+    deal_from(monkeypatch, where("poignee", a_simple_poignee_at_seat_0))
     player = await new_player()
     await player.open()
     await player.page.click("[data-action=quick-start]")

@@ -7,6 +7,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+from ..deal_seeds import deal_from, ordinary, where
 from .wire import Message, WireClient, is_event, play_until, random_choice
 
 
@@ -98,7 +101,10 @@ async def bid_then_play(client: WireClient, bid: str, done: Callable[[Message], 
                 return message
 
 
-async def test_a_deal_dealt_again_after_all_pass_keeps_its_number(url: str) -> None:
+async def test_a_deal_dealt_again_after_all_pass_keeps_its_number(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deal_from(monkeypatch, where("ordinary", ordinary))  # no petit sec cancels a deal first
     host = await WireClient.open(url)
     table_id = await create(host, deals=2)
     clients = await seat_four(url, table_id, ("json",) * 4)

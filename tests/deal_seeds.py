@@ -1,0 +1,43 @@
+"""Deal seeds for tests that need a kind of deal.
+
+The server shuffles each deal from a fresh secret seed (``server.tabledata.new_seed``,
+looked up by ``server.transitions`` at each deal). A test rigs the deck by choosing
+the seeds it hands out, nothing else: the deal is then dealt, played and scored as
+any other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import engine
+from server import transitions
+
+
+def seeds(label: str) -> Iterator[str]:
+    """An endless stream of seeds in the server's form (32 hex digits), the same every run."""
+    for i in itertools.count():
+        yield hashlib.sha256(f"{label}-{i}".encode()).hexdigest()[:32]
+
+
+def petit_sec(seed: str) -> bool:
+    """The deal is cancelled at once (a petit sec), whoever deals."""
+    return all(engine.new_deal(dealer, bytes.fromhex(seed)).is_over for dealer in range(4))
+
+
+def ordinary(seed: str) -> bool:
+    """No petit sec, whoever deals: the deal goes to the bidding."""
+    return not any(engine.new_deal(dealer, bytes.fromhex(seed)).is_over for dealer in range(4))
+
+
+def deal_from(monkeypatch: pytest.MonkeyPatch, chosen: Iterator[str]) -> None:
+    """The server's next deals are shuffled from ``chosen``, in order."""
+    monkeypatch.setattr(transitions, "new_seed", lambda: next(chosen))
+
+
+def where(label: str, wanted: Callable[[str], bool]) -> Iterator[str]:
+    return (seed for seed in seeds(label) if wanted(seed))
