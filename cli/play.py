@@ -1,7 +1,7 @@
 """``tarot play``: play at a table in the terminal, against AI or other people.
 
     tarot play                          # a local server, one deal against 3 AI
-    tarot play --deals 4 --ai expert    # a series of 4 deals
+    tarot play --deals 4 --ai strong    # a series of 4 deals against the search AI
     tarot play --server ws://host:8765/ --table AbC123
     tarot play --server ws://host:8765/ --watch AbC123   # as a spectator
 
@@ -32,9 +32,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--deals", type=at_least(1), default=1, help="deals of a new table (default 1)")
     p.add_argument(
         "--ai",
-        default="basic",
+        default="expert",
         choices=["random", "basic", "expert", "strong"],
-        help="the AI level of a new table (default basic)",
+        help="the AI level of a new table (default expert)",
     )
     p.add_argument(
         "--ai-pause",

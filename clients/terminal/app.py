@@ -138,7 +138,7 @@ class TableApp(App[list[m.Number] | None]):
         seat: int | None = None,
         name: str = "",
         deals: int = 1,
-        ai_level: m.AiLevel = "basic",
+        ai_level: m.AiLevel = "expert",
         ai_pause: float = 0.5,
         codec: Any = "msgpack",
         watch: bool = False,

@@ -209,7 +209,8 @@ def between_deals_line(state: TableState, event: m.BetweenDealsEvent, now_ms: in
     """When the next deal starts at the latest, and whom (other than you) it waits for."""
     others = [seat_name(state, s) for s in event.waiting_for if s != state.seat]
     waiting = f" Waiting for {', '.join(others)}." if others else ""
+    deal = deal_of(state, event.next_deal_number).capitalize()
     if now_ms is None:
-        return f"Deal {event.next_deal_number} next.{waiting}"
+        return f"{deal} next.{waiting}"
     left = max(0, round((event.deadline_ms - now_ms) / 1000))
-    return f"Deal {event.next_deal_number} starts in {left} s at the latest.{waiting}"
+    return f"{deal} starts in {left} s at the latest.{waiting}"

@@ -33,8 +33,8 @@ function heroHTML(ctx) {
     `<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${esc(t("lobby.quick"))}</button>` +
     `<p class="tagline">${esc(t("lobby.tagline"))}</p>` +
     `<div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${esc(t("lobby.multi", { n: ctx.multiDeals }))}</button>` +
-    `<label class="inline">${esc(t("lobby.deals"))} <select id="multi-deals" data-change="multi-deals">${MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals)).join("")}</select></label>` +
-    `<label class="inline">${esc(t("lobby.aiLevel"))} <select id="quick-ai" data-change="quick-ai">${QUICK_AI_LEVELS.map((l) => option(l, t(`ai.${l}`), ctx.quickAi)).join("")}</select></label></div>` +
+    `<label class="inline">${esc(t("lobby.deals"))} <select id="multi-deals" data-change="multi-deals">${MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals)).join("")}</select></label></div>` +
+    `<div class="multi"><label class="inline">${esc(t("lobby.aiLevel"))} <select id="quick-ai" data-change="quick-ai">${QUICK_AI_LEVELS.map((l) => option(l, t(`ai.${l}`), ctx.quickAi)).join("")}</select></label></div>` +
     `</section>`
   );
 }
@@ -137,7 +137,7 @@ export function formOptions(form) {
   return {
     name: String(data.get("name") || "").trim().slice(0, 60),
     deals: endless ? null : deals,
-    ai_level: String(data.get("ai_level") || "basic"),
+    ai_level: String(data.get("ai_level") || "expert"),
     turn_seconds: turn > 0 ? turn : null,
     grace_seconds: Number(data.get("grace_seconds")) || 60,
     private: data.get("private") === "on",

@@ -211,6 +211,9 @@ def test_the_header_and_the_log_say_which_deal_of_how_many() -> None:
     assert "deal 2 of 3, dealer AI 2" in header_text(state).plain
     state.table = state.table.model_copy(update={"options": m.TableOptions(deals=None)})
     assert "deal 2, dealer AI 2" in header_text(state).plain  # a table with no end
+    state.table = state.table.model_copy(update={"options": m.TableOptions(deals=3)})
+    wait = m.BetweenDealsEvent(next_deal_number=3, deadline_ms=100_000, waiting_for=[])
+    assert event_line(state, wait) == "Deal 3 of 3 next."
 
 
 def offer_of(cards: list[str], level: m.PoigneeLevelName = "simple") -> m.PoigneeChoice:
