@@ -11,6 +11,8 @@ class SettingsError(ValueError):
     """A setting with a value that cannot be used."""
 
 
+_COUNTS = ("port", "rate_burst", "abuse_strikes", "lease_ms", "bot_workers", "redis_pool")
+TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
     "rate_per_second",
     "ai_pause_seconds",
@@ -62,8 +64,16 @@ class Settings:
             raise SettingsError(f"the lease must last at least 300 ms, not {self.lease_ms}")
         if self.redis_pool < 1 or self.redis_timeout <= 0:
             raise SettingsError("the Redis pool and time-out must be positive")
-        if self.idle_ttl_hours <= 0 or self.finished_ttl_hours <= 0:
-            raise SettingsError("table lifetimes (TTLs) must be positive")
+        # A minute at least (a TTL that rounds to 0 ms would delete a table at each
+        # commit), and at most ~11 years (Redis refuses expiries that overflow).
+        if not (
+            TTL_HOURS[0] <= self.idle_ttl_hours <= TTL_HOURS[1]
+            and TTL_HOURS[0] <= self.finished_ttl_hours <= TTL_HOURS[1]
+        ):
+            raise SettingsError(
+                f"table lifetimes (TTLs) must be {TTL_HOURS[0]:.4f}-{TTL_HOURS[1]:,} hours"
+                " (a minute to about 11 years)"
+            )
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -83,7 +93,12 @@ class Settings:
 
 
 def _check_numbers(settings: Settings) -> None:
-    """Durations and rates are finite numbers: NaN passes every comparison, inf overflows."""
+    """Counts are whole numbers; durations and rates finite numbers (NaN passes every
+    comparison, inf overflows)."""
+    for name in _COUNTS:
+        value = getattr(settings, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(f"{name} must be a whole number, not {value!r}")
     for name in _DURATIONS_AND_RATES:
         value = getattr(settings, name)
         if isinstance(value, bool) or not isinstance(value, int | float):

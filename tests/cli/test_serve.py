@@ -29,6 +29,8 @@ URL = f"{SHARED_REDIS}/11"
         (["--lease-ms", "10"], "lease"),
         (["--idle-ttl-hours", "-1"], "TTL"),
         (["--finished-ttl-hours", "0"], "TTL"),
+        (["--idle-ttl-hours", "1e-7"], "a minute to about 11 years"),
+        (["--finished-ttl-hours", "1e300"], "a minute to about 11 years"),
         (["--redis", "http://x"], "redis URL"),
         (["--port", "70000"], "port"),
         (["--ai-pause", "-1"], "negative"),
@@ -75,6 +77,8 @@ def test_bad_environment_variables_are_refused_too(
         ({"next_deal_seconds": float("inf")}, "next_deal_seconds must be a finite number"),
         ({"rate_per_second": "fast"}, "rate_per_second must be a number, not 'fast'"),
         ({"ai_pause_seconds": True}, "ai_pause_seconds must be a number, not True"),
+        ({"port": "80"}, "port must be a whole number, not '80'"),
+        ({"bot_workers": 1.5}, "bot_workers must be a whole number, not 1.5"),
     ],
 )
 def test_settings_built_in_code_are_checked_the_same_way(fields: dict[str, Any], says: str) -> None:
