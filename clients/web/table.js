@@ -44,7 +44,9 @@ export function miniCards(codes, ctx, empty = "") {
   return `<span class="minis">${codes.map((c) => cardHTML(c, ctx, { cls: "mini" })).join("")}</span>`;
 }
 
-/** True while an element first shown now should still play its entrance animation. */
+/** True while an element first shown now should still play its entrance animation.
+ * Keys name the deal by number and dealer: a deal dealt again after a cancelled one
+ * has its number, and its bids must animate even when a snapshot brought it. */
 function isFresh(ctx, key) {
   const now = performance.now();
   const first = ctx.seen.get(key);
@@ -77,7 +79,7 @@ function seatHTML(table, seat, ctx) {
   const bid = d && d.phase === "bidding" ? lastBid(d, seat) : null;
   let bubble = "";
   if (bid) {
-    const fresh = isFresh(ctx, `bid-${d.number}-${seat}-${bid}`);
+    const fresh = isFresh(ctx, `bid-${d.number}-${d.dealer}-${seat}-${bid}`);
     bubble = `<div class="bubble${bid === "pass" ? " pass" : ""}${fresh ? " enter" : ""}">${esc(contractLabel(bid))}</div>`;
   }
   const size = d ? d.handSizes[seat] : 0;
@@ -125,7 +127,7 @@ function trickHTML(table, ctx) {
     const seat = (trick.leader + i) % 4;
     const pos = position(seat, table.seat);
     const win = trick.winner === seat;
-    const fresh = isFresh(ctx, `t-${d.number}-${seat}-${code}`);
+    const fresh = isFresh(ctx, `t-${d.number}-${d.dealer}-${seat}-${code}`);
     return (
       `<div class="slot pos-${pos}${win ? " winner" : ""}${fresh ? " enter" : ""}" data-seat="${seat}">` +
       cardHTML(code, ctx, { cls: "played" }) +
