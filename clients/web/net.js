@@ -1,5 +1,7 @@
 // The WebSocket connection: subprotocol tarot.v1.json, hello first, automatic
-// reconnection with back-off. Requests wait for their reply type (or an error).
+// reconnection with back-off. A request carries an id; its answer, or the error
+// refusing it, comes back with that id as `re` (PROTOCOL.md section 4), so an
+// error is never taken for another request's.
 
 export const SUBPROTOCOL = "tarot.v1.json";
 export const PROTOCOL_VERSION = 1;
@@ -21,6 +23,7 @@ export class Connection {
     this.handlers = handlers;
     this.ws = null;
     this.pending = [];
+    this.nextId = 1;
     this.attempt = 0;
     this.stopped = false;
     this.welcomed = false;
@@ -69,15 +72,21 @@ export class Connection {
       this.handlers.onReady();
       return;
     }
-    const waiting = this.pending.find((p) => p.types.includes(msg.type));
+    // The request this answers: by its id; an answer without one (a server that does not
+    // echo ids) by its type. An error without `re` is about a message sent without an id
+    // (an action): it goes to the page, never to a request.
+    const waiting =
+      msg.re !== undefined
+        ? this.pending.find((p) => p.id === msg.re)
+        : msg.type !== "error" && this.pending.find((p) => p.types.includes(msg.type));
     if (waiting) {
       this.pending.splice(this.pending.indexOf(waiting), 1);
+      if (msg.type === "error") {
+        waiting.reject(msg);
+        return;
+      }
       waiting.resolve(msg);
       if (!waiting.alsoDeliver) return;
-    } else if (msg.type === "error" && this.pending.length && !msg.rule) {
-      const first = this.pending.shift();
-      first.reject(msg);
-      return;
     }
     this.handlers.onMessage(msg);
   }
@@ -105,14 +114,15 @@ export class Connection {
     return true;
   }
 
-  /** Send and wait for the first message of one of `types` (rejects on an error). */
+  /** Send with an id and wait for its answer, one of `types` (rejects on its error). */
   request(msg, types, { alsoDeliver = false, timeout = 10000 } = {}) {
     return new Promise((resolve, reject) => {
-      if (!this.send(msg)) {
+      const id = this.nextId++;
+      if (!this.send({ ...msg, id })) {
         reject({ type: "error", code: "offline", message: "not connected" });
         return;
       }
-      const entry = { types, resolve, reject, alsoDeliver };
+      const entry = { id, types, resolve, reject, alsoDeliver };
       this.pending.push(entry);
       setTimeout(() => {
         const i = this.pending.indexOf(entry);
