@@ -28,6 +28,7 @@ class BotRunner:
         self._workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
         self.decisions = 0
+        self.pooled = 0  # of which decided in a worker process
         self.seconds = 0.0
 
     async def decide(self, level: str, seat_view: engine.View, seed: str) -> engine.Action:
@@ -38,6 +39,7 @@ class BotRunner:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(self._workers)
             loop = asyncio.get_running_loop()
+            self.pooled += 1
             return await loop.run_in_executor(self._pool, decide, level, seat_view, seed)
         finally:
             self.decisions += 1
