@@ -73,7 +73,7 @@ function seatHTML(table, seat, ctx) {
   const me = seat === table.seat;
   const badges = [];
   if (d && d.dealer === seat) badges.push(`<span class="badge dealer" title="${esc(t("seat.dealer"))}">${esc(t("seat.dealerShort"))}</span>`);
-  if (d && d.taker === seat) badges.push(`<span class="badge taker">${esc(t("seat.taker"))} · ${esc(contractLabel(d.contract))}</span>`);
+  if (d && d.taker === seat) badges.push(`<span class="badge taker"><span class="role">${esc(t("seat.taker"))} · </span>${esc(contractLabel(d.contract))}</span>`);
   if (info.occupant === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("seat.away"))}</span>`);
   const active = d && d.toAct === seat && d.phase !== "done";
   const bid = d && d.phase === "bidding" ? lastBid(d, seat) : null;

@@ -156,6 +156,17 @@ async def test_card_faces_marseille_or_french_and_colours_by_suit(new_player: Ne
     assert not player.errors
 
 
+OVERFLOW = "() => document.getElementById('app').scrollWidth - window.innerWidth"
+WIDEST_PLATE_AT = """async (seat) => {
+    const render = await import('./render.js');
+    const deal = window.cardavia.app.table.deal;
+    [deal.taker, deal.contract] = [seat, 'garde_contre'];
+    deal.tricksWon[seat] = 18;
+    render.renderTable();
+    return document.getElementById('app').scrollWidth - window.innerWidth;
+}"""
+
+
 @pytest.mark.timeout(90)
 async def test_a_360_pixel_phone_shows_the_whole_table(
     new_player: NewPlayer, artifacts: Path
@@ -166,10 +177,11 @@ async def test_a_360_pixel_phone_shows_the_whole_table(
     await player.page.click("[data-action=quick-start]")
     await player.play_until(tricks=2, bid="garde")
     await player.settle()  # measured at rest: a card coming in from the right is drawn past it
-    overflow = await player.page.evaluate(
-        "() => document.getElementById('app').scrollWidth - window.innerWidth"
-    )
-    assert overflow <= 0
+    assert await player.page.evaluate(OVERFLOW) <= 0
+    # The widest seat plates: each other seat in turn the taker of a garde contre with
+    # 18 tricks (the page's own picture, redrawn by its own renderer).
+    for seat in (1, 2, 3):
+        assert await player.page.evaluate(WIDEST_PLATE_AT, seat) <= 0, f"seat {seat}"
     boxes = await player.page.locator("#hand .card").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])"
     )
