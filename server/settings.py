@@ -65,7 +65,7 @@ class Settings:
         if self.redis_pool < 1 or self.redis_timeout <= 0:
             raise SettingsError("the Redis pool and time-out must be positive")
         # A minute at least (a TTL that rounds to 0 ms would delete a table at each
-        # commit), and at most ~11 years (Redis refuses expiries that overflow).
+        # commit), and at most ~11 years (1e300 hours would be a 300-digit expiry).
         if not (
             TTL_HOURS[0] <= self.idle_ttl_hours <= TTL_HOURS[1]
             and TTL_HOURS[0] <= self.finished_ttl_hours <= TTL_HOURS[1]

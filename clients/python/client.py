@@ -107,8 +107,8 @@ class Client:
     ) -> Client:
         """Open a connection and say hello.
 
-        ``ServerError`` if the server refuses, ``Unreachable`` if there is none
-        (``BadURL`` if ``url`` is not a WebSocket URL).
+        ``ServerError`` if the server refuses, ``Unreachable`` if there is none,
+        ``BadURL`` if ``url`` is not a WebSocket URL (nothing is tried then).
         """
         client = cls(
             url,

@@ -72,17 +72,17 @@ export class Connection {
       this.handlers.onReady();
       return;
     }
-    // The request this answers: by its id; an answer without one (a server that does not
-    // echo ids) by its type. An error without `re` is about a message sent without an id
-    // (an action): it goes to the page, never to a request.
-    const waiting =
-      msg.re !== undefined
-        ? this.pending.find((p) => p.id === msg.re)
-        : msg.type !== "error" && this.pending.find((p) => p.types.includes(msg.type));
+    // The request this answers, by its id. An error without `re` is about a message sent
+    // without an id (an action): it goes to the page, never to a request.
+    const waiting = msg.re !== undefined ? this.pending.find((p) => p.id === msg.re) : null;
     if (waiting) {
       this.pending.splice(this.pending.indexOf(waiting), 1);
       if (msg.type === "error") {
         waiting.reject(msg);
+        return;
+      }
+      if (!waiting.types.includes(msg.type)) {
+        waiting.reject({ type: "error", code: "unexpected_answer", message: `got ${msg.type}` });
         return;
       }
       waiting.resolve(msg);

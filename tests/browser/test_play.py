@@ -87,6 +87,7 @@ async def test_the_ai_of_a_game_against_three_ai_is_chosen_and_remembered(
     await player.page.wait_for_selector("#conn[data-status=online]")
     await player.page.click("#info [data-action=leave]")
     assert await choice.input_value() == "expert"
+    assert player.errors == []
 
 
 @pytest.mark.timeout(180)
