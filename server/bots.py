@@ -8,6 +8,7 @@ table's messages. A bot sees only its seat's view (``engine.view``).
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,7 +38,12 @@ class BotRunner:
             if level in INLINE_LEVELS:
                 return decide(level, seat_view, seed)
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self._workers)
+                # Spawned, not forked: a node has threads (asyncio's resolver, Redis),
+                # and a fork of a threaded process can deadlock its child (and warns
+                # from Python 3.12). The workers start once, on the first decision.
+                self._pool = ProcessPoolExecutor(
+                    self._workers, mp_context=multiprocessing.get_context("spawn")
+                )
             loop = asyncio.get_running_loop()
             self.pooled += 1
             return await loop.run_in_executor(self._pool, decide, level, seat_view, seed)
