@@ -23,6 +23,11 @@ def add_parser(sub: Any) -> None:
         type=float,
         help="seconds before each AI move, so humans can follow (default 0)",
     )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        help="processes for the expert and strong AI (default 1; about one per spare core)",
+    )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")
     redis.add_argument("--redis-pool", type=int, help="connections to Redis per node (32)")
@@ -52,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
             log_format=args.log_format,
             node_id=args.node_id,
             ai_pause_seconds=args.ai_pause_seconds,
+            bot_workers=args.bot_workers,
             lease_ms=args.lease_ms,
             redis_pool=args.redis_pool,
             redis_timeout=args.redis_timeout,

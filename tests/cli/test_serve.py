@@ -34,6 +34,7 @@ URL = f"{SHARED_REDIS}/11"
         (["--redis", "http://x"], "redis URL"),
         (["--port", "70000"], "port"),
         (["--ai-pause", "-1"], "negative"),
+        (["--bot-workers", "0"], "bot workers must be at least 1, not 0"),
         (["--ai-pause", "nan"], "ai_pause_seconds must be a finite number"),
         (["--redis-timeout", "inf"], "redis_timeout must be a finite number"),
         (["--idle-ttl-hours", "nan"], "idle_ttl_hours must be a finite number"),
