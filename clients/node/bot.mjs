@@ -8,7 +8,8 @@
 // choice, says next_deal after each scored deal, and prints the totals as one
 // JSON line when the table is over. When the connection drops (or the server
 // says bye: shutdown), it reconnects and resumes its seat with its token and
-// the last event it saw, so it misses nothing. See docs/CLIENTS.md.
+// the last event it saw, so it misses nothing. Every message carries an id, so a
+// refusal (its "re") names the message refused. See docs/CLIENTS.md.
 
 const [url = "ws://127.0.0.1:8765/", table = "new", ...flags] = process.argv.slice(2);
 const seatFlag = flags.indexOf("--seat");
@@ -17,7 +18,13 @@ const start = flags.includes("--start");
 const deals = flags.includes("--deals") ? Number(flags[flags.indexOf("--deals") + 1]) : 1;
 
 let ws = null;
-const send = (message) => ws.send(JSON.stringify(message));
+let nextId = 1;
+const unanswered = new Map(); // id -> the type of the message sent with it
+const send = (message) => {
+  const id = nextId++;
+  unanswered.set(id, message.type);
+  ws.send(JSON.stringify({ ...message, id }));
+};
 let mySeat = null;
 let token = null; // the seat's: resumes it after a lost connection
 let lastSeq = null; // the last event seen, so that a resume replays only what was missed
@@ -42,6 +49,8 @@ function decide(legal, hand) {
 }
 
 function onMessage(message) {
+  const answered = message.re !== undefined ? unanswered.get(message.re) : undefined;
+  if (message.re !== undefined) unanswered.delete(message.re); // an answer, an ack or an error
   switch (message.type) {
     case "welcome":
       retries = 0;
@@ -70,8 +79,8 @@ function onMessage(message) {
       onEvent(message.event);
       break;
     case "error":
-      if (message.code === "not_started") break; // next_deal after the last deal: harmless
-      console.error(`refused: ${message.code}: ${message.message}`);
+      if (answered === "next_deal" && message.code === "not_started") break; // after the last deal
+      console.error(`refused (${answered ?? "?"} #${message.re ?? "?"}): ${message.code}: ${message.message}`);
       process.exit(1);
       break;
     case "bye":
@@ -106,6 +115,7 @@ function connect() {
   ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
   ws.addEventListener("error", (e) => console.error(`connection error: ${e.message ?? e.type}`));
   ws.addEventListener("close", () => {
+    unanswered.clear(); // what was sent on this connection is answered on none other
     if (over) return;
     if (token === null || retries >= 8) {
       console.error("connection lost");

@@ -97,6 +97,13 @@ async def test_the_node_bot_plays_a_series(url: str) -> None:
     assert "seated at" in err
 
 
+async def test_the_node_bot_names_the_message_a_refusal_answers(url: str) -> None:
+    """Its messages carry ids: the refusal's ``re`` says it was the join (hello is #1)."""
+    code, out, err = await run(*node(), str(NODE_BOT), url, "nosuchtable")
+    assert (code, out) == (1, "")
+    assert "refused (join #2): unknown_table" in err
+
+
 async def test_the_node_bot_joins_an_existing_table_and_plays_with_a_library_bot(
     url: str,
 ) -> None:
