@@ -8,13 +8,18 @@ table's messages. A bot sees only its seat's view (``engine.view``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import random
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import engine
 from ai import make_bot
+
+log = logging.getLogger("tarot.bots")
 
 INLINE_LEVELS = frozenset({"random", "basic"})
 
@@ -24,12 +29,18 @@ def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
     return make_bot(level).choose(seat_view, random.Random(seed))
 
 
+def _ignore_interrupts() -> None:
+    """In each worker: Ctrl-C is the node's to handle (it drains), not the workers'."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class BotRunner:
     def __init__(self, workers: int = 1) -> None:
         self._workers = max(1, workers)
         self._pool: ProcessPoolExecutor | None = None
         self.decisions = 0
         self.pooled = 0  # of which decided in a worker process
+        self.restarts = 0  # pools replaced after a worker died
         self.seconds = 0.0
 
     async def decide(self, level: str, seat_view: engine.View, seed: str) -> engine.Action:
@@ -37,19 +48,40 @@ class BotRunner:
         try:
             if level in INLINE_LEVELS:
                 return decide(level, seat_view, seed)
-            if self._pool is None:
-                # Spawned, not forked: a node has threads (asyncio's resolver, Redis),
-                # and a fork of a threaded process can deadlock its child (and warns
-                # from Python 3.12). The workers start once, on the first decision.
-                self._pool = ProcessPoolExecutor(
-                    self._workers, mp_context=multiprocessing.get_context("spawn")
-                )
-            loop = asyncio.get_running_loop()
             self.pooled += 1
-            return await loop.run_in_executor(self._pool, decide, level, seat_view, seed)
+            loop = asyncio.get_running_loop()
+            pool = self._ensure_pool()
+            try:
+                return await loop.run_in_executor(pool, decide, level, seat_view, seed)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): that pool takes no more work.
+                # A new one does, so the tables' AI goes on; the decision is made again.
+                log.warning("a bot worker died: starting new workers")
+                self._replace(pool)
+                return await loop.run_in_executor(
+                    self._ensure_pool(), decide, level, seat_view, seed
+                )
         finally:
             self.decisions += 1
             self.seconds += time.perf_counter() - start
+
+    def _ensure_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Spawned, not forked: a node has threads (asyncio's resolver, Redis),
+            # and a fork of a threaded process can deadlock its child (and warns
+            # from Python 3.12). The workers start once, on the first decision.
+            self._pool = ProcessPoolExecutor(
+                self._workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupts,
+            )
+        return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        if self._pool is broken:  # not already replaced by another table's decision
+            broken.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            self.restarts += 1
 
     def close(self) -> None:
         if self._pool is not None:
