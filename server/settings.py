@@ -58,8 +58,8 @@ class Settings:
             raise SettingsError("the rate limit must be positive")
         if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0 or self.drain_seconds < 0:
             raise SettingsError("pauses cannot be negative")
-        if self.bot_workers < 1:
-            raise SettingsError(f"bot workers must be at least 1, not {self.bot_workers}")
+        if not 1 <= self.bot_workers <= 256:
+            raise SettingsError(f"bot workers must be 1-256, not {self.bot_workers}")
         if self.lease_ms < 300:
             raise SettingsError(f"the lease must last at least 300 ms, not {self.lease_ms}")
         if self.redis_pool < 1 or self.redis_timeout <= 0:

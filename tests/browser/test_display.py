@@ -163,7 +163,8 @@ WIDEST_PLATE_AT = """async (seat) => {
     [deal.taker, deal.contract] = [seat, 'garde_contre'];
     deal.tricksWon[seat] = 18;
     render.renderTable();
-    return document.getElementById('app').scrollWidth - window.innerWidth;
+    const plate = document.querySelector(`.seat[data-seat="${seat}"] .plate`).innerText;
+    return [document.getElementById('app').scrollWidth - window.innerWidth, plate];
 }"""
 
 
@@ -181,7 +182,9 @@ async def test_a_360_pixel_phone_shows_the_whole_table(
     # The widest seat plates: each other seat in turn the taker of a garde contre with
     # 18 tricks (the page's own picture, redrawn by its own renderer).
     for seat in (1, 2, 3):
-        assert await player.page.evaluate(WIDEST_PLATE_AT, seat) <= 0, f"seat {seat}"
+        overflow, plate = await player.page.evaluate(WIDEST_PLATE_AT, seat)
+        assert "Garde contre" in plate and "18 tricks" in plate  # drawn as doctored
+        assert overflow <= 0, f"seat {seat}"
     boxes = await player.page.locator("#hand .card").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])"
     )

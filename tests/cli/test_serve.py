@@ -34,7 +34,8 @@ URL = f"{SHARED_REDIS}/11"
         (["--redis", "http://x"], "redis URL"),
         (["--port", "70000"], "port"),
         (["--ai-pause", "-1"], "negative"),
-        (["--bot-workers", "0"], "bot workers must be at least 1, not 0"),
+        (["--bot-workers", "0"], "bot workers must be 1-256, not 0"),
+        (["--bot-workers", "10000"], "bot workers must be 1-256, not 10000"),
         (["--ai-pause", "nan"], "ai_pause_seconds must be a finite number"),
         (["--redis-timeout", "inf"], "redis_timeout must be a finite number"),
         (["--idle-ttl-hours", "nan"], "idle_ttl_hours must be a finite number"),
@@ -73,7 +74,7 @@ def test_bad_environment_variables_are_refused_too(
 @pytest.mark.parametrize(
     ("fields", "says"),
     [
-        ({"bot_workers": 0}, "bot workers must be at least 1, not 0"),
+        ({"bot_workers": 0}, "bot workers must be 1-256, not 0"),
         ({"drain_seconds": -1.0}, "pauses cannot be negative"),
         ({"next_deal_seconds": float("inf")}, "next_deal_seconds must be a finite number"),
         ({"rate_per_second": "fast"}, "rate_per_second must be a number, not 'fast'"),
