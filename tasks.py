@@ -26,7 +26,8 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / "python"
 STAMP = VENV / ".installed"
-REDIS_PORT = 6379
+# TAROT_TEST_REDIS_PORT lets several checkouts run their tests side by side.
+REDIS_PORT = int(os.environ.get("TAROT_TEST_REDIS_PORT", "6379"))
 CHROMIUM = Path("/usr/bin/chromium")
 
 
@@ -86,7 +87,7 @@ def ensure_redis() -> None:
     if shutil.which("redis-server") is None:
         say("installing redis-server")
         apt_install("redis-server")
-    say("starting redis-server on 127.0.0.1:6379")
+    say(f"starting redis-server on 127.0.0.1:{REDIS_PORT}")
     subprocess.run(
         [
             "redis-server",
@@ -107,7 +108,7 @@ def ensure_redis() -> None:
         if redis_answers():
             return
         time.sleep(0.1)
-    sys.exit("redis-server did not answer on 127.0.0.1:6379")
+    sys.exit(f"redis-server did not answer on 127.0.0.1:{REDIS_PORT}")
 
 
 def ensure_chromium() -> None:
@@ -119,6 +120,7 @@ def ensure_chromium() -> None:
 
 def test(extra: list[str]) -> int:
     ensure_venv()
+    os.environ.setdefault("TAROT_TEST_REDIS", f"redis://127.0.0.1:{REDIS_PORT}")
     ensure_redis()
     ensure_chromium()
     steps: list[list[str | Path]] = [

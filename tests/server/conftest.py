@@ -7,6 +7,7 @@ test (a Redis server on 127.0.0.1:6379, which ``tasks.py test`` starts).
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import pytest
@@ -17,7 +18,9 @@ from server.settings import Settings
 
 from .wire import close_all
 
-REDIS_TEST_URL = "redis://127.0.0.1:6379/13"
+# TAROT_TEST_REDIS names another shared Redis (e.g. one per work tree run side by side).
+SHARED_REDIS = os.environ.get("TAROT_TEST_REDIS", "redis://127.0.0.1:6379")
+REDIS_TEST_URL = f"{SHARED_REDIS}/13"
 
 
 @pytest.fixture(params=["memory", "redis"])
