@@ -2,7 +2,7 @@
 
 A poignee needs 10 trumps among 18 cards (about one deal in sixty), so a played
 deal cannot be relied on to offer one. This test feeds the table view a
-``your_turn.legal`` shaped like the server's (protocol/models.py) and checks what
+``your_turn.legal`` shaped like the server's (protocol/models/) and checks what
 a player would see: one offer per level, its default subset, and the choice of
 another subset. Everything else is exercised against the real server elsewhere.
 """

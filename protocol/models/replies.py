@@ -1,0 +1,151 @@
+"""Server -> client: every message the server sends, tagged by ``type``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, SerializerFunctionWrapHandler, TypeAdapter, model_serializer
+
+from .base import (
+    PROTOCOL_VERSION,
+    Model,
+    RequestId,
+    Seat,
+    TableId,
+)
+from .events import EventModel
+from .tables import TableSummary
+from .views import LegalChoices, SeatView
+
+
+class Reply(Model):
+    """The answer to one request: ``re`` is the request's ``id``, left out when it had none."""
+
+    re: RequestId | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        re = data.pop("re")
+        if re is not None:
+            data["re"] = re  # last: ``type`` stays first, as in every other message
+        return data
+
+
+class Welcome(Reply):
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    server: str
+
+
+class Tables(Reply):
+    type: Literal["tables"] = "tables"
+    tables: list[TableSummary]
+
+
+class TableCreated(Reply):
+    type: Literal["table_created"] = "table_created"
+    table: TableSummary
+    invite: str | None = None
+
+
+class Joined(Reply):
+    """You hold ``seat`` at the table; keep ``token`` to resume it."""
+
+    type: Literal["joined"] = "joined"
+    table_id: TableId
+    seat: Seat
+    token: str
+
+
+class Watching(Reply):
+    type: Literal["watching"] = "watching"
+    table_id: TableId
+
+
+class Snapshot(Model):
+    """The whole picture at event ``seq``: the table and this connection's view."""
+
+    type: Literal["snapshot"] = "snapshot"
+    table_id: TableId
+    seq: int
+    table: TableSummary
+    view: SeatView | None  # None before the first deal
+
+
+class Event(Model):
+    """One table event, numbered; ``event`` is ``hidden`` where it is not yours to see."""
+
+    type: Literal["event"] = "event"
+    table_id: TableId
+    seq: int
+    event: EventModel
+
+
+class YourTurn(Model):
+    """Private: it is your turn at event ``seq``; here is what you may do."""
+
+    type: Literal["your_turn"] = "your_turn"
+    table_id: TableId
+    seq: int
+    legal: LegalChoices
+    deadline_ms: int | None = None
+
+
+class Left(Reply):
+    type: Literal["left"] = "left"
+    table_id: TableId
+
+
+class Pong(Reply):
+    type: Literal["pong"] = "pong"
+
+
+class Ack(Reply):
+    """``start``, ``act`` or ``next_deal`` with an ``id`` was done: its events, if any, came first.
+
+    ``seq`` is the table's last event when it was done.
+    """
+
+    type: Literal["ack"] = "ack"
+    re: RequestId
+    table_id: TableId
+    seq: int
+
+
+class Error(Reply):
+    """A refused message: nothing changed. ``code`` is stable (see docs/PROTOCOL.md)."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    rule: str | None = None  # the ruling (R1-R20) behind an illegal action
+    reason: str | None = None  # the engine's finer code, e.g. must_follow_suit
+
+
+class Bye(Model):
+    """The server closes this connection: ``replaced``, ``shutdown``, ``abuse``..."""
+
+    type: Literal["bye"] = "bye"
+    reason: str
+    message: str = ""
+
+
+ServerMessage = Annotated[
+    Welcome
+    | Tables
+    | TableCreated
+    | Joined
+    | Watching
+    | Snapshot
+    | Event
+    | YourTurn
+    | Left
+    | Pong
+    | Ack
+    | Error
+    | Bye,
+    Field(discriminator="type"),
+]
+
+SERVER_MESSAGES: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

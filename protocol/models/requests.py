@@ -1,0 +1,105 @@
+"""Client -> server: every message a client sends, tagged by ``type``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from .actions import ActionModel
+from .base import (
+    Model,
+    RequestId,
+    Seat,
+    TableId,
+)
+from .tables import TableOptions
+
+
+class Request(Model):
+    """Every client message may carry an ``id``; its answer then carries it as ``re``."""
+
+    id: RequestId | None = None
+
+
+class Hello(Request):
+    type: Literal["hello"] = "hello"
+    protocol: int
+    client: str = Field(default="", max_length=100)
+
+
+class ListTables(Request):
+    type: Literal["list_tables"] = "list_tables"
+
+
+class CreateTable(Request):
+    type: Literal["create_table"] = "create_table"
+    options: TableOptions = Field(default_factory=TableOptions)
+
+
+class Join(Request):
+    """Take a seat: a given one, or any free one when ``seat`` is null."""
+
+    type: Literal["join"] = "join"
+    table_id: TableId
+    seat: Seat | None = None
+    name: str = Field(default="", max_length=40)
+    invite: str | None = Field(default=None, max_length=64)
+
+
+class Watch(Request):
+    type: Literal["watch"] = "watch"
+    table_id: TableId
+    invite: str | None = Field(default=None, max_length=64)
+
+
+class Resume(Request):
+    """Come back to a seat with its token; ``last_seq`` is the last event seen."""
+
+    type: Literal["resume"] = "resume"
+    token: str = Field(min_length=1, max_length=128)
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class Start(Request):
+    """Start the table now: empty seats are filled with AI."""
+
+    type: Literal["start"] = "start"
+
+
+class Act(Request):
+    type: Literal["act"] = "act"
+    action: ActionModel
+
+
+class NextDeal(Request):
+    """This seat is ready for the next deal (the table waits for every human seat)."""
+
+    type: Literal["next_deal"] = "next_deal"
+
+
+class Leave(Request):
+    type: Literal["leave"] = "leave"
+
+
+class Ping(Request):
+    type: Literal["ping"] = "ping"
+
+
+ClientMessage = Annotated[
+    Hello
+    | ListTables
+    | CreateTable
+    | Join
+    | Watch
+    | Resume
+    | Start
+    | Act
+    | NextDeal
+    | Leave
+    | Ping,
+    Field(discriminator="type"),
+]
+
+
+CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -1,0 +1,44 @@
+"""A table as the lobby and its players see it: options, seats, summary."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .base import (
+    AiLevel,
+    Model,
+    Number,
+    PhaseName,
+    Seat,
+    TableId,
+)
+
+
+class TableOptions(Model):
+    name: str = Field(default="", max_length=60)
+    deals: int | None = Field(default=1, ge=1, le=1000)  # None: until everyone leaves
+    ai_level: AiLevel = "basic"
+    turn_seconds: float | None = Field(default=None, gt=0, le=3600)  # None: no limit
+    grace_seconds: float = Field(default=60.0, ge=0, le=3600)
+    private: bool = False
+
+
+class SeatInfo(Model):
+    seat: Seat
+    occupant: Literal["human", "ai", "empty"]
+    name: str = ""
+    connected: bool = False  # a human seat whose player is online
+
+
+class TableSummary(Model):
+    table_id: TableId
+    options: TableOptions
+    seats: list[SeatInfo]
+    status: Literal["waiting", "playing", "finished"]
+    phase: PhaseName | None = None
+    deal_number: int = 0
+    spectators: int = 0
+    totals: list[Number] = Field(default_factory=lambda: list[Number]([0, 0, 0, 0]))
+    next_deal_ms: int | None = None  # between deals: the next one starts then at the latest
