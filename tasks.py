@@ -118,11 +118,19 @@ def ensure_chromium() -> None:
         apt_install("chromium")
 
 
+def ensure_tmux() -> None:
+    """The terminal client's tests run ``tarot play`` in a real terminal: tmux's."""
+    if shutil.which("tmux") is None:
+        say("installing tmux")
+        apt_install("tmux")
+
+
 def test(extra: list[str]) -> int:
     ensure_venv()
     os.environ.setdefault("TAROT_TEST_REDIS", f"redis://127.0.0.1:{REDIS_PORT}")
     ensure_redis()
     ensure_chromium()
+    ensure_tmux()
     steps: list[list[str | Path]] = [
         [BIN / "ruff", "check", "."],
         [BIN / "ruff", "format", "--check", "."],

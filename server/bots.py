@@ -8,13 +8,17 @@ table's messages. A bot sees only its seat's view (``engine.view``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import logging
 import multiprocessing
 import random
 import signal
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 
 import engine
 from ai import make_bot
@@ -32,6 +36,26 @@ def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
 def _ignore_interrupts() -> None:
     """In each worker: Ctrl-C is the node's to handle (it drains), not the workers'."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker even where ``sys.stderr`` has no descriptor.
+
+    The tracker (spawned with the first worker) is handed ``sys.stderr.fileno()``;
+    a host that swaps the standard streams for objects answering -1 (textual,
+    under ``tarot play``) made that spawn fail with "bad value(s) in
+    fds_to_keep", and with it every worker. Without a stream to hand over, the
+    tracker keeps descriptor 2, as any child does.
+    """
+    try:
+        usable = sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = True  # multiprocessing hands nothing over then
+    if usable:
+        resource_tracker.ensure_running()
+        return
+    with contextlib.redirect_stderr(io.StringIO()):
+        resource_tracker.ensure_running()
 
 
 class BotRunner:
@@ -70,6 +94,7 @@ class BotRunner:
             # Spawned, not forked: a node has threads (asyncio's resolver, Redis),
             # and a fork of a threaded process can deadlock its child (and warns
             # from Python 3.12). The workers start once, on the first decision.
+            _start_resource_tracker()
             self._pool = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
