@@ -90,7 +90,11 @@ class Play:
 
 Action = Bid | Discard | DeclareChelem | ShowPoignee | Play
 
-# One Play value per seat and card, made once: the play loop then allocates nothing.
+# One Play value per seat and card, one Bid per seat and contract, made once:
+# the play loop then allocates nothing.
 PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, Card(card)) for card in range(78)) for seat in range(4)
+)
+BIDS: tuple[tuple[Bid, ...], ...] = tuple(
+    tuple(Bid(seat, contract) for contract in Contract) for seat in range(4)
 )

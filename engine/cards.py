@@ -13,7 +13,7 @@ Within one suit, and among trumps, a higher index is a higher card (R12).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NewType
+from typing import NewType, cast
 
 Card = NewType("Card", int)
 
@@ -61,10 +61,28 @@ def _half_points(index: int) -> int:
         return 9
     if index < 22:
         return 1
-    return (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 5, 7, 9)[(index - 22) % 14]
+    return (1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 5, 7, 9)[(index - 22) % 14]  # ace .. King
 
 
 HALF_POINTS: tuple[int, ...] = tuple(_half_points(i) for i in range(DECK_SIZE))
+
+
+def _suit(index: int) -> int:
+    if index < 21:
+        return TRUMP_SUIT
+    return -1 if index == EXCUSE else (index - 22) // 14
+
+
+# Per card, for search loops that cannot afford a call: its suit number (as
+# ``suit_of``), the mask of every card of that suit (TRUMPS for a trump, 0 for
+# the Excuse: the cards that follow it, R11) and its rank (``rank_of``).
+SUIT_OF: tuple[int, ...] = tuple(_suit(i) for i in range(DECK_SIZE))
+SUIT_MASK_OF: tuple[int, ...] = tuple(
+    TRUMPS if i < 21 else 0 if i == EXCUSE else SUIT_MASKS[SUIT_OF[i]] for i in range(DECK_SIZE)
+)
+RANK_OF: tuple[int, ...] = tuple(
+    i if i < 21 else -1 if i == EXCUSE else (i - 22) % 14 for i in range(DECK_SIZE)
+)
 
 # Per byte of a bitset, the half points of every 8-bit pattern: summing a hand's
 # points is then ten table look-ups instead of one per card.
@@ -95,12 +113,13 @@ def card_code(card: int) -> str:
 
 
 def suit_of(card: int) -> int:
-    """0-3 for suit cards, TRUMP_SUIT for trumps, -1 for the Excuse."""
-    if card < 21:
-        return TRUMP_SUIT
-    if card == EXCUSE:
-        return -1
-    return (card - 22) // 14
+    """0-3 for suit cards (``SUITS``), TRUMP_SUIT for trumps, -1 for the Excuse."""
+    return SUIT_OF[card]
+
+
+def rank_of(card: int) -> int:
+    """0 (ace) .. 13 (King) for suit cards, 0 .. 20 for trumps T1 .. T21, -1 for the Excuse."""
+    return RANK_OF[card]
 
 
 def is_trump(card: int) -> bool:
@@ -116,12 +135,12 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> list[Card]:
     """The cards of a bitset, lowest index first."""
-    out: list[Card] = []
+    out: list[int] = []  # ints, not Card(...) calls: a Card is an int
     while mask:
         low = mask & -mask
-        out.append(Card(low.bit_length() - 1))
+        out.append(low.bit_length() - 1)
         mask ^= low
-    return out
+    return cast(list[Card], out)
 
 
 def iter_cards(mask: int) -> Iterator[Card]:
@@ -129,6 +148,16 @@ def iter_cards(mask: int) -> Iterator[Card]:
         low = mask & -mask
         yield Card(low.bit_length() - 1)
         mask ^= low
+
+
+def lowest_card(mask: int) -> Card:
+    """The lowest card of a non-empty bitset."""
+    return Card((mask & -mask).bit_length() - 1)
+
+
+def highest_card(mask: int) -> Card:
+    """The highest card of a non-empty bitset."""
+    return Card(mask.bit_length() - 1)
 
 
 def half_points(mask: int) -> int:

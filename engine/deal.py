@@ -29,10 +29,13 @@ def new_deal(dealer: int, rng: random.Random | int | str | bytes) -> Deal:
     """
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)
+    if not 0 <= dealer <= 3:
+        raise InvalidDeal(f"dealer must be 0-3, not {dealer}")
     deck = list(range(DECK_SIZE))
     rng.shuffle(deck)
-    hands = [deck[HAND_SIZE * s : HAND_SIZE * (s + 1)] for s in range(4)]
-    return deal_from_hands(dealer, hands, deck[4 * HAND_SIZE :])
+    # A shuffled deck is a valid deal: the checks of deal_from_hands are not needed.
+    masks = [mask_of(deck[HAND_SIZE * s : HAND_SIZE * (s + 1)]) for s in range(4)]
+    return _dealt(dealer, masks, mask_of(deck[4 * HAND_SIZE :]))
 
 
 def deal_from_hands(dealer: int, hands: Sequence[Sequence[int]], chien: Sequence[int]) -> Deal:
@@ -52,7 +55,12 @@ def deal_from_hands(dealer: int, hands: Sequence[Sequence[int]], chien: Sequence
         seen |= mask
     if seen != ALL_CARDS:  # pragma: no cover - sizes and no duplicates imply all 78
         raise InvalidDeal("the deal does not hold the 78 cards")
-    deal = Deal(dealer, (masks[0], masks[1], masks[2], masks[3]), chien_mask, masks)
+    return _dealt(dealer, masks, chien_mask)
+
+
+def _dealt(dealer: int, masks: list[int], chien: int) -> Deal:
+    """The deal of four valid hands and a chien: bidding, or cancelled for a petit sec (R3)."""
+    deal = Deal(dealer, (masks[0], masks[1], masks[2], masks[3]), chien, masks)
     deal.to_act = deal.first_bidder
     if any(is_petit_sec(hand) for hand in masks):
         cancel(deal, "petit_sec")

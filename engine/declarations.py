@@ -72,6 +72,9 @@ def poignee_offers(deal: Deal, seat: int) -> list[PoigneeOffer]:
     """One default offer per level the hand allows (R8), lowest trumps first."""
     if not can_declare_poignee(deal, seat):
         return []
+    # Fewer than 9 trumps, even with the R9 discard trumps: no level is in reach.
+    if (deal.hands[seat] & TRUMPS).bit_count() + (deal.discard & TRUMPS).bit_count() < 9:
+        return []
     offers = []
     has_excuse = bool(deal.hands[seat] & EXCUSE_BIT)
     for level in PoigneeLevel:

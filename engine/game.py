@@ -19,9 +19,11 @@ typed ``IllegalAction`` naming the rule; its argument never changes.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import (
+    BIDS,
     PLAYS,
     Action,
     Bid,
@@ -82,25 +84,31 @@ def legal_actions(deal: Deal) -> Legal:
     seat = deal.to_act
     phase = deal.phase
     if phase is Phase.PLAY:
+        offers, mask = _play_choices(deal, seat)
         plays = PLAYS[seat]
-        mask = legal_cards(deal.hands[seat], deal.trick)
-        actions: list[Action] = []
+        actions: list[Action] = [ShowPoignee(seat, o.cards) for o in offers]
         while mask:
             low = mask & -mask
             actions.append(plays[low.bit_length() - 1])
             mask ^= low
-        offers = poignee_offers(deal, seat) if not deal.played_by >> seat & 1 else []
-        if offers:
-            shows = [ShowPoignee(seat, o.cards) for o in offers]
-            return Legal(seat, phase, (*shows, *actions), poignees=tuple(offers))
-        return Legal(seat, phase, tuple(actions))
+        return Legal(seat, phase, tuple(actions), poignees=tuple(offers))
     if phase is Phase.BIDDING:
-        return Legal(seat, phase, tuple(Bid(seat, c) for c in legal_bids(deal)))
+        bids = BIDS[seat]
+        return Legal(seat, phase, tuple(bids[c] for c in legal_bids(deal)))
     if phase is Phase.DISCARD:
         return Legal(seat, phase, (), discard=discard_rule(deal.hands[seat]))
     if phase is Phase.CHELEM:
         return Legal(seat, phase, (DeclareChelem(seat, False), DeclareChelem(seat, True)))
     return NO_ACTIONS
+
+
+def _play_choices(deal: Deal, seat: int) -> tuple[Sequence[PoigneeOffer], int]:
+    """The poignees ``seat`` may show now and the bitset of its legal cards (R8, R11).
+
+    ``Legal.actions`` lists the shows first, then the cards, lowest first.
+    """
+    offers = poignee_offers(deal, seat) if not deal.played_by >> seat & 1 else ()
+    return offers, legal_cards(deal.hands[seat], deal.trick)
 
 
 def apply(deal: Deal, action: Action) -> Deal:
@@ -112,6 +120,13 @@ def apply(deal: Deal, action: Action) -> Deal:
 
 def apply_in_place(deal: Deal, action: Action) -> None:
     """Apply ``action`` to ``deal`` itself. On error ``deal`` is unchanged."""
+    if type(action) is Play and deal.phase is Phase.PLAY and action.seat == deal.to_act:
+        # The common case in one step: every check below before the card's own passes.
+        card = action.card
+        if not legal_cards(deal.hands[deal.to_act], deal.trick) >> card & 1:
+            refuse_play(deal, deal.to_act, card)
+        play_card(deal, card)
+        return
     if deal.phase is Phase.DONE:
         why = f" ({deal.cancelled.replace('_', ' ')})" if deal.cancelled else ""
         raise DealOver(
@@ -173,7 +188,20 @@ def _apply_play(deal: Deal, action: Play) -> None:
 
 
 def random_action(deal: Deal, rng: random.Random) -> Action:
-    """A uniformly drawn legal action (any discard allowed by the rule)."""
+    """A uniformly drawn legal action (any discard allowed by the rule).
+
+    The same draw as ``legal_actions(deal).actions[int(rng.random() * n)]``; in
+    the play phase it is made on the legal-card bitset, without the list.
+    """
+    if deal.phase is Phase.PLAY:
+        seat = deal.to_act
+        offers, mask = _play_choices(deal, seat)
+        index = int(rng.random() * (len(offers) + mask.bit_count()))
+        if index < len(offers):
+            return ShowPoignee(seat, offers[index].cards)
+        for _ in range(index - len(offers)):
+            mask &= mask - 1
+        return PLAYS[seat][(mask & -mask).bit_length() - 1]
     legal = legal_actions(deal)
     if legal.discard is not None:
         return Discard(legal.seat, legal.discard.sample(rng))

@@ -13,6 +13,7 @@ of times.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .cards import (
@@ -20,29 +21,41 @@ from .cards import (
     EXCUSE,
     EXCUSE_BIT,
     PETIT,
+    SUIT_MASK_OF,
     SUIT_MASKS,
     SUIT_NAMES,
+    SUIT_OF,
     TRUMPS,
     Card,
 )
 from .errors import CardNotInHand, MustFollowSuit, MustOvertrump, MustTrump
-from .state import TAKER_SIDE, Deal, Phase, Trick
+from .state import DEFENCE_SIDE, TAKER_SIDE, Deal, Phase, Trick
 
 LAST_TRICK = 17
 
 
-def led_suit_mask(trick: list[Card]) -> int:
+def led_suit_mask(trick: Sequence[int]) -> int:
     """The mask of the suit to follow; 0 when any card may be played (R11).
 
     The first card that is not the Excuse sets the suit.
     """
+    if not trick:
+        return 0
+    first = trick[0]
+    if first != EXCUSE:
+        return SUIT_MASK_OF[first]
+    return SUIT_MASK_OF[trick[1]] if len(trick) > 1 else 0
+
+
+def led_suit(trick: Sequence[int]) -> int:
+    """The suit number (``cards.suit_of``) to follow, or -1 while none is set (R11)."""
     for card in trick:
         if card != EXCUSE:
-            return TRUMPS if card < 21 else SUIT_MASKS[(card - 22) // 14]
-    return 0
+            return SUIT_OF[card]
+    return -1
 
 
-def highest_trump(trick: list[Card]) -> int:
+def highest_trump(trick: Sequence[int]) -> int:
     """The index of the highest trump in the trick, or -1."""
     best = -1
     for card in trick:
@@ -51,21 +64,34 @@ def highest_trump(trick: list[Card]) -> int:
     return best
 
 
-def legal_cards(hand: int, trick: list[Card]) -> int:
-    """The bitset of cards of ``hand`` that may go on ``trick`` (R11)."""
-    suit = led_suit_mask(trick)
-    if not suit:
+def legal_cards(hand: int, trick: Sequence[int]) -> int:
+    """The bitset of cards of ``hand`` that may go on ``trick`` (R11).
+
+    Follow the suit led (the first card that is not the Excuse); else, or when
+    trumps are led, trump and overtrump when possible; the Excuse always.
+    ``led_suit_mask`` and ``highest_trump`` written out: search calls this for
+    every card it tries.
+    """
+    if not trick:
         return hand
-    excuse = hand & EXCUSE_BIT
-    following = hand & suit
-    if following and suit != TRUMPS:
-        return following | excuse
+    led = trick[0]
+    if led == EXCUSE:
+        if len(trick) == 1:
+            return hand
+        led = trick[1]
+    if led > EXCUSE:
+        following = hand & SUIT_MASK_OF[led]
+        if following:
+            return following | hand & EXCUSE_BIT
     trumps = hand & TRUMPS
     if not trumps:
         return hand
-    top = highest_trump(trick)
+    top = -1
+    for card in trick:
+        if card < 21 and card > top:
+            top = card
     over = trumps >> (top + 1) << (top + 1)
-    return (over or trumps) | excuse
+    return (over or trumps) | hand & EXCUSE_BIT
 
 
 def refuse_play(deal: Deal, seat: int, card: Card) -> None:
@@ -86,12 +112,14 @@ def refuse_play(deal: Deal, seat: int, card: Card) -> None:
     raise MustOvertrump(f"seat {seat} played {code} but must overtrump {top}")
 
 
-def trick_winner_position(trick: list[Card], is_last: bool, excuse_side_swept: bool) -> int:
-    """The position (0-3) of the winning card (R12; R14's exception when flagged)."""
-    if is_last and excuse_side_swept and trick[0] == EXCUSE:
-        return 0
+def winning_position(trick: Sequence[int]) -> int:
+    """The position (0-3) of the card winning the trick so far (R12), -1 if only the Excuse.
+
+    The highest trump, else the highest card of the suit led; the Excuse never
+    wins (R13). Search reads it on tricks still being played.
+    """
     suit = led_suit_mask(trick)
-    best_position, best_key = 0, -1
+    best_position, best_key = -1, -1
     for position, card in enumerate(trick):
         if card < 21:
             key = 100 + card
@@ -104,6 +132,13 @@ def trick_winner_position(trick: list[Card], is_last: bool, excuse_side_swept: b
     return best_position
 
 
+def trick_winner_position(trick: Sequence[int], is_last: bool, excuse_side_swept: bool) -> int:
+    """The position (0-3) of the winning card (R12; R14's exception when flagged)."""
+    if is_last and excuse_side_swept and trick[0] == EXCUSE:
+        return 0
+    return winning_position(trick)
+
+
 class PlayUndo(NamedTuple):
     """What a card play may change that the finished trick does not record."""
 
@@ -113,13 +148,18 @@ class PlayUndo(NamedTuple):
     excuse_transfer: int
 
 
+_new_undo = tuple.__new__
+
+
 def play_card(deal: Deal, card: Card) -> PlayUndo:
     """Move ``card`` from the seat to act into the trick; settle a full trick.
 
     The card must be legal (``legal_cards``); ``game.apply`` checks it first.
     """
     seat = deal.to_act
-    undo = PlayUndo(deal.played_by, deal.won[0], deal.won[1], deal.excuse_transfer)
+    won = deal.won
+    # tuple.__new__: a third of the cost of PlayUndo(...), once per card of every search.
+    undo = _new_undo(PlayUndo, (deal.played_by, won[0], won[1], deal.excuse_transfer))
     deal.hands[seat] ^= 1 << card
     deal.played_by |= 1 << seat
     deal.trick.append(card)
@@ -151,17 +191,17 @@ def undo_play(deal: Deal, undo: PlayUndo) -> None:
 
 def _settle_trick(deal: Deal) -> None:
     cards = deal.trick
-    number = len(deal.tricks)
-    is_last = number == LAST_TRICK
-    excuse_position = cards.index(EXCUSE) if EXCUSE in cards else -1
-    excuse_side = deal.side_of((deal.leader + excuse_position) % 4) if excuse_position >= 0 else -1
+    is_last = len(deal.tricks) == LAST_TRICK
+    leader, taker = deal.leader, deal.taker
+    mask = 1 << cards[0] | 1 << cards[1] | 1 << cards[2] | 1 << cards[3]
+    excuse_position = cards.index(EXCUSE) if mask & EXCUSE_BIT else -1
+    excuse_side = -1
+    if excuse_position >= 0:
+        excuse_side = TAKER_SIDE if (leader + excuse_position) % 4 == taker else DEFENCE_SIDE
     # R14: the Excuse's side took tricks 1-17 and leads it to the last one.
     swept = is_last and excuse_side >= 0 and deal.tricks_won[excuse_side] == LAST_TRICK
-    winner = (deal.leader + trick_winner_position(cards, is_last, swept)) % 4
-    winning_side = deal.side_of(winner)
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
+    winner = (leader + trick_winner_position(cards, is_last, swept)) % 4
+    winning_side = TAKER_SIDE if winner == taker else DEFENCE_SIDE
     if excuse_position >= 0 and not (is_last and swept and excuse_position == 0):
         mask ^= EXCUSE_BIT
         # R13: the Excuse stays with its side; R14: at trick 18 it changes side.
@@ -189,9 +229,13 @@ def _finish(deal: Deal, ended_with_led_excuse: bool) -> None:
 
 __all__ = [
     "PlayUndo",
+    "highest_trump",
+    "led_suit",
+    "led_suit_mask",
     "legal_cards",
     "play_card",
     "refuse_play",
     "trick_winner_position",
     "undo_play",
+    "winning_position",
 ]
