@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import arena, bench_engine, bench_server, bot, play, schema, score, serve, simulate
+from . import arena, bench_engine, bench_server, bot, play, review, schema, score, serve, simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_parser(sub)
     bot.add_parser(sub)
     play.add_parser(sub)
+    review.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)

@@ -1,0 +1,69 @@
+"""One-line reasons for a reviewed decision, where the engine's record of the deal gives one.
+
+The facts come from the finished deal as the engine played it (who won each
+trick, which side that is): no rule is re-derived here. A reason is given
+only for a choice the search did not rate best:
+
+- the Petit played into a trick the other side won (captured);
+- a King given to a trick the other side won while a lower card of the
+  suit could follow;
+- the Excuse kept to the last trick and lost there (R14);
+- a bid above what the hand is worth by the AI's estimate, or below it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine import EXCUSE, PETIT, Deal
+
+from .cardset import KINGS, SUIT_MASKS
+from .review_decisions import Decision
+
+SUITS = ("spades", "hearts", "diamonds", "clubs")
+
+
+def reason_for(d: Decision, final: Deal, entry: dict[str, Any]) -> str:
+    if entry["best"] == d.chosen:
+        return ""
+    if d.kind == "card":
+        return _card_reason(d, final, entry["best"])
+    if d.kind == "bid":
+        return _bid_reason(d.chosen, entry["best"], entry["chosen_score"], entry["best_score"])
+    return ""
+
+
+def _card_reason(d: Decision, final: Deal, best: str) -> str:
+    action = d.action
+    assert isinstance(action, engine.Play)
+    card = action.card
+    trick = len(d.before.tricks)
+    winner = final.tricks[trick].winner
+    lost = final.side_of(winner) != final.side_of(d.seat)
+    if card == PETIT and lost:
+        return f"the Petit was captured by seat {winner}; {best} would have kept it"
+    if card == EXCUSE and trick == 17 and lost:
+        return "the Excuse was kept to the last trick and lost there (R14)"
+    if 1 << card & KINGS and lost and _could_follow_lower(d, card):
+        suit = SUITS[(card - 22) // 14]
+        return f"gave the King of {suit} away to seat {winner}; {best} would have kept it"
+    return ""
+
+
+def _could_follow_lower(d: Decision, king: int) -> bool:
+    """Whether a lower card of the King's suit was among the legal cards."""
+    suit = SUIT_MASKS[(king - 22) // 14]
+    legal = engine.legal_actions(d.before).cards
+    return any(1 << c & suit and c < king for c in legal)
+
+
+def _bid_reason(chosen: str, best: str, chosen_score: float, best_score: float) -> str:
+    if chosen != "pass" and chosen_score < 0:
+        return (
+            f"the bid was above what the hand is worth by the AI's estimate: "
+            f"{chosen} expects {chosen_score:+.0f}, {best} {best_score:+.0f}"
+        )
+    if chosen == "pass":
+        return f"the hand is worth a {best} by the AI's estimate ({best_score:+.0f} against 0)"
+    return f"by the AI's estimate {best} is worth {best_score:+.0f}, {chosen} {chosen_score:+.0f}"
