@@ -150,7 +150,7 @@ def knowledge_of(view: engine.View) -> Knowledge:
     _read_chien(k, view)
     for shower, shown in view.poignees:
         if shower != seat:
-            k.fixed[shower] |= mask(shown) & ~k.played
+            k.fixed[shower] |= mask(shown) & ~k.gone  # R9: discarded trumps are not held
             if EXCUSE in shown:  # R8: the Excuse only with every trump held
                 k.allowed[shower] &= ~(TRUMPS & ~mask(shown))
     for i in range(4):

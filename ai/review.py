@@ -40,7 +40,7 @@ from .review_search import Estimate, estimate, seat_points
 from .solver import best_moves
 
 DEFAULT_BUDGET_MS = 100.0
-THRESHOLDS = (("blunder", 40.0), ("mistake", 20.0), ("inaccuracy", 8.0))
+THRESHOLDS = (("blunder", 40.0), ("mistake", 20.0), ("inaccuracy", 10.0))
 NOISE_SIGMAS = 2.0
 HINDSIGHT_TRICKS = 3
 LABELS = ("forced", "best", "good", "inaccuracy", "mistake", "blunder")
@@ -51,8 +51,11 @@ class Settings:
     budget_ms: float = DEFAULT_BUDGET_MS
     seed: int = 0
     seats: tuple[int, ...] = (0, 1, 2, 3)
+    samples: int = 0  # > 0: this many samples per decision instead of the budget (tests)
 
     def __post_init__(self) -> None:
+        if self.samples < 0:
+            raise ValueError(f"samples must be >= 0, not {self.samples}")
         if not 0 < self.budget_ms <= 60_000:
             raise ValueError(f"budget_ms must be in (0, 60000], not {self.budget_ms}")
         if not self.seats or any(s not in (0, 1, 2, 3) for s in self.seats):
@@ -112,11 +115,13 @@ def judge(d: Decision, final: Deal, settings: Settings) -> dict[str, Any]:
     entry["trick"] = len(d.before.tricks) + 1 if d.kind in ("card", "poignee") else None
     if d.kind == "card" and len(seen.legal.cards) == 1:
         return entry | _forced(d)
-    est = estimate(seen, d.kind, d.chosen, settings.budget_ms, f"{settings.seed}/{d.index}")
+    seed = f"{settings.seed}/{d.index}"
+    est = estimate(seen, d.kind, d.chosen, settings.budget_ms, seed, settings.samples)
     best = est.best(d.chosen)
     chosen_score, best_score = est.mean(d.chosen), est.mean(best)
     loss = best_score - chosen_score
     noise = est.noise(best, d.chosen)
+    as_taker = d.kind == "bid" or d.seat == d.before.taker  # a bid is valued as the contract
     entry |= {
         "chosen": d.chosen,
         "best": best,
@@ -125,7 +130,8 @@ def judge(d: Decision, final: Deal, settings: Settings) -> dict[str, Any]:
         "loss": round(loss, 2),
         "noise": round(noise, 2),
         "samples": est.samples,
-        "label": label(loss, noise, d.seat == d.before.taker, best == d.chosen),
+        "label": label(loss, noise, as_taker, best == d.chosen),
+        "taker": as_taker,
         "options": _options(est),
         "taker_score": _taker_score(d, final, chosen_score),
     }
@@ -158,6 +164,7 @@ def _forced(d: Decision) -> dict[str, Any]:
         "noise": 0.0,
         "samples": 0,
         "label": "forced",
+        "taker": d.seat == d.before.taker,
         "options": {},
         "taker_score": None,
         "reason": "",

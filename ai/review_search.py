@@ -59,6 +59,7 @@ class Work:
     """Counts simulated plays against the budget; never fewer than ``MIN_SAMPLES`` samples."""
 
     budget: float
+    fixed: int = 0  # > 0: exactly this many samples, whatever they cost
     spent: float = 0.0
     samples: int = 0
     attempts: int = 0
@@ -66,6 +67,8 @@ class Work:
     def more(self) -> bool:
         if self.attempts >= MAX_ATTEMPTS:
             return False
+        if self.fixed > 0:
+            return self.samples < self.fixed
         return self.samples < MIN_SAMPLES or self.spent < self.budget
 
 
@@ -103,11 +106,16 @@ class Estimate:
         return float((sum((d - m) ** 2 for d in diffs) / (n - 1) / n) ** 0.5)
 
 
-def estimate(view: engine.View, kind: str, chosen: str, budget_ms: float, seed: str) -> Estimate:
-    """Every option of ``view``'s decision of ``kind``; ``chosen`` is always among them."""
+def estimate(
+    view: engine.View, kind: str, chosen: str, budget_ms: float, seed: str, samples: int = 0
+) -> Estimate:
+    """Every option of ``view``'s decision of ``kind``; ``chosen`` is always among them.
+
+    ``samples`` > 0 replaces the budget with a fixed number of samples.
+    """
     rng = random.Random(seed)
     factor = BID_FACTOR if kind in ("bid", "discard") else 1.0
-    work = Work(budget_ms * PLAYS_PER_MS * factor)
+    work = Work(budget_ms * PLAYS_PER_MS * factor, samples)
     searches: dict[str, Callable[[engine.View, str, Work, random.Random], Estimate]] = {
         "bid": _bid,
         "discard": _discard,

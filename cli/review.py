@@ -13,6 +13,7 @@ give the same review.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from ai.review import DEFAULT_BUDGET_MS, Job, Settings, review
+from ai.review_noise import compare
 from engine import RecordError, parse_record
 
 from .argtypes import at_least
@@ -30,7 +32,12 @@ BAR = 30
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("review", help="judge every decision of a finished deal (strong AI)")
-    p.add_argument("record", metavar="RECORD", help="a finished deal's tarot-record/1, - for stdin")
+    p.add_argument(
+        "records",
+        nargs="+",
+        metavar="RECORD",
+        help="a finished deal's tarot-record/1, - for stdin (several only with --noise)",
+    )
     p.add_argument(
         "--budget-ms",
         type=_budget,
@@ -41,6 +48,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="the seed of the search (default 0)")
     p.add_argument("--workers", type=at_least(1), help="processes (default: one per core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--noise",
+        type=int,
+        metavar="SEED2",
+        help="review every RECORD with --seed and with SEED2 and print how far they differ",
+    )
     p.set_defaults(run=run)
 
 
@@ -70,14 +83,44 @@ def run(args: argparse.Namespace) -> int:
     seats = tuple(sorted(set(args.seats))) if args.seats else (0, 1, 2, 3)
     settings = Settings(budget_ms=args.budget_ms, seed=args.seed, seats=seats)
     workers = args.workers or os.cpu_count() or 1
+    if args.noise is None and len(args.records) > 1:
+        print("tarot review: one RECORD at a time (several only with --noise)", file=sys.stderr)
+        return 2
     try:
-        record = _read(args.record)
-        result = _review(record, settings, workers, _progress(sys.stderr))
+        records = [_read(name) for name in args.records]
+        if args.noise is not None:
+            figures = _noise(records, settings, args.noise, workers)
+            print(json.dumps(figures) if args.json else render_noise(figures))
+            return 0
+        result = _review(records[0], settings, workers, _progress(sys.stderr))
     except RecordError as e:
         print(f"tarot review: {e}", file=sys.stderr)
         return 2
     print(json.dumps(result) if args.json else render(result))
     return 0
+
+
+def _noise(records: list[Any], settings: Settings, seed2: int, workers: int) -> dict[str, Any]:
+    other = dataclasses.replace(settings, seed=seed2)
+    a: list[dict[str, Any]] = []
+    b: list[dict[str, Any]] = []
+    for i, record in enumerate(records, 1):
+        bar = _progress(sys.stderr, f"record {i}/{len(records)}")
+        a.extend(_review(record, settings, workers, bar)["decisions"])
+        b.extend(_review(record, other, workers, bar)["decisions"])
+    return compare(a, b) | {"budget_ms": settings.budget_ms, "seeds": [settings.seed, seed2]}
+
+
+def render_noise(f: dict[str, Any]) -> str:
+    gap = f["loss_gap"]
+    return (
+        f"seeds {f['seeds'][0]} and {f['seeds'][1]} at {f['budget_ms']:g} ms: "
+        f"{f['decisions']} decisions searched\n"
+        f"gap between the two losses (per defender's share): median {gap['median']:g}, "
+        f"p90 {gap['p90']:g}, p95 {gap['p95']:g}, p99 {gap['p99']:g}, max {f['loss_gap_max']:g}\n"
+        f"best choice differs: {f['best_differs']}; marked by either: {f['marked_by_either']},"
+        f" marked differently: {f['marked_differently']}"
+    )
 
 
 def _review(
@@ -96,16 +139,17 @@ def _review(
         return review(record, settings, imap, progress)
 
 
-def _progress(stream: TextIO) -> Callable[[int, int], None] | None:
+def _progress(stream: TextIO, what: str = "") -> Callable[[int, int], None] | None:
     """A bar redrawn in place on a terminal; nothing when stderr is a file or a pipe."""
     if not stream.isatty():
         return None
+    what = f"{what} " if what else ""
 
     def draw(done: int, total: int) -> None:
         filled = BAR * done // max(1, total)
         end = "\n" if done == total else ""
         bar = "#" * filled + "." * (BAR - filled)
-        stream.write(f"\rreviewing [{bar}] {done}/{total} decisions{end}")
+        stream.write(f"\rreviewing {what}[{bar}] {done}/{total} decisions{end}")
         stream.flush()
 
     return draw
