@@ -1,4 +1,4 @@
-"""``tarot score FILE [FILE ...]``: the score sheet of each game record (RECORD.md)."""
+"""``tarot score FILE [FILE ...]``: the score sheet of each game record (docs/RECORD.md)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ class Contract(IntEnum):
 
     @classmethod
     def from_code(cls, code: str) -> Contract:
-        """The contract of a bid code, exactly as RECORD.md spells it: ``"garde_sans"``."""
+        """The contract of a bid code, exactly as docs/RECORD.md spells it: ``"garde_sans"``."""
         for contract in cls:
             if contract.code == code:
                 return contract

@@ -47,7 +47,7 @@ def _close_bidding(deal: Deal) -> None:
 
 
 def bidder_seat(deal: Deal, index: int) -> int:
-    """The seat that makes bid number ``index`` (RECORD.md: ``bids[i]``)."""
+    """The seat that makes bid number ``index`` (docs/RECORD.md: ``bids[i]``)."""
     return (deal.first_bidder + index) % 4
 
 

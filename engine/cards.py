@@ -1,4 +1,4 @@
-"""The 78 cards: codes (RECORD.md), card points (R15) and int bitsets.
+"""The 78 cards: codes (docs/RECORD.md), card points (R15) and int bitsets.
 
 A card is an int index. The layout is chosen so that a bitset of cards is a
 plain Python int and rank comparisons are integer comparisons:

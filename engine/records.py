@@ -1,4 +1,4 @@
-"""Game records (``tarot-record/1``, RECORD.md): export a deal, replay one.
+"""Game records (``tarot-record/1``, docs/RECORD.md): export a deal, replay one.
 
 Importing never trusts the record: it is parsed, then every decision is
 replayed through ``game.apply_in_place``, so a record is accepted exactly when
@@ -21,7 +21,7 @@ from .game import CANCEL_RULES, apply_in_place
 from .state import Deal, Phase
 
 FORMAT = "tarot-record/1"
-_FIELDS = {"format", "dealer", "hands", "chien", "bids", "discard", "chelem", "poignees", "plays"}
+FIELDS = {"format", "dealer", "hands", "chien", "bids", "discard", "chelem", "poignees", "plays"}
 
 
 def to_record(deal: Deal) -> dict[str, Any]:
@@ -80,7 +80,7 @@ def _missing(deal: Deal) -> str:
 def _deal_of(record: Any) -> Deal:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
-    unknown = set(record) - _FIELDS
+    unknown = set(record) - FIELDS
     if unknown:
         raise RecordError(f"unknown field {sorted(unknown)[0]!r}")
     if record.get("format") != FORMAT:

@@ -49,7 +49,7 @@ class Bonus:
 
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
-    """The score sheet of RECORD.md; ``to_json`` is what ``tarot score`` prints."""
+    """The score sheet of docs/RECORD.md; ``to_json`` is what ``tarot score`` prints."""
 
     status: str
     scores: tuple[Number, Number, Number, Number]

@@ -1,6 +1,6 @@
 """What the terminal shows, as Rich text built from the client's state (no I/O here).
 
-Cards keep their codes (RECORD.md) with the suit's symbol: ``K♥``, ``10♠``,
+Cards keep their codes (docs/RECORD.md) with the suit's symbol: ``K♥``, ``10♠``,
 trumps as ``21``..``1`` in yellow, the Excuse as ``EX``.
 """
 
@@ -155,7 +155,7 @@ def trick_text(state: TableState) -> Text:
 
 
 def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
-    """A score sheet (RECORD.md) in a few lines."""
+    """A score sheet (docs/RECORD.md) in a few lines."""
     if sheet.status == "cancelled":
         return Text(f"Deal cancelled ({sheet.reason}): no score.", style="bold")
     text = Text("Score sheet\n", style="bold underline")

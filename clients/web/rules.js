@@ -1,5 +1,5 @@
 // The "Full rules" page in English (the seed page, verbatim), Dutch and French
-// (faithful translations), followed by the table's exact rulings (RULES.md, R1-R20).
+// (faithful translations), followed by the table's exact rulings (docs/RULES.md, R1-R20).
 
 import { cardSVG } from "./cards.js";
 import { esc } from "./dom.js";

@@ -1,4 +1,4 @@
-// The score sheet at the end of a deal (RECORD.md's sheet, as the server scored it):
+// The score sheet at the end of a deal (docs/RECORD.md's sheet, as the server scored it):
 // contract, bouts, points against the target, each bonus and its side, each seat's
 // score and the running totals.
 

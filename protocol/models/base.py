@@ -38,7 +38,7 @@ class Model(BaseModel):
 
 
 class WithoutNulls(Model):
-    """Serialized without its null fields: the sheet is exactly RECORD.md's JSON."""
+    """Serialized without its null fields: the sheet is exactly docs/RECORD.md's JSON."""
 
     @model_serializer(mode="wrap")
     def _drop_nulls(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -129,7 +129,7 @@ class ScoreEvent(Model):
 
 
 class RecordEvent(Model):
-    """Public after the deal: its full ``tarot-record/1`` (RECORD.md)."""
+    """Public after the deal: its full ``tarot-record/1`` (docs/RECORD.md)."""
 
     kind: Literal["record"] = "record"
     deal_number: int

@@ -68,7 +68,7 @@ class BonusLine(WithoutNulls):
 
 
 class ScoreSheet(WithoutNulls):
-    """The score sheet of RECORD.md (the same JSON as ``tarot score`` prints)."""
+    """The score sheet of docs/RECORD.md (the same JSON as ``tarot score`` prints)."""
 
     status: Literal["played", "cancelled"]
     scores: list[Number]

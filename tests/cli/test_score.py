@@ -61,7 +61,7 @@ def test_score_prints_one_sheet(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert sheet["scores"] == [-58, -58, 174, -58] and sheet["status"] == "played"
 
 
-# The refusals of RECORD.md, each with its exact line ----------------------------------------
+# The refusals of docs/RECORD.md, each with its exact line ----------------------------------------
 
 
 def test_invalid_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,7 @@
 
     deal = make_deal(3, ["T1..T6 1S..10S 1H 2H", ...], chien="9C..KC")
 
-A hand is a string of card codes (RECORD.md) where ``A..B`` spans trumps
+A hand is a string of card codes (docs/RECORD.md) where ``A..B`` spans trumps
 (``T5..T9``) or one suit in rank order (``2S..JS``). One hand, or the chien,
 may be ``None``: it receives every card the others do not hold.
 """

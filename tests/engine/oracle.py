@@ -1,4 +1,4 @@
-"""An independent scorer: the score sheet of a legal record, from RULES.md alone.
+"""An independent scorer: the score sheet of a legal record, from docs/RULES.md alone.
 
 It shares no code with the engine (only card codes in, plain numbers out) and
 trusts the record to be legal; tests use it to cross-check ``engine.score``.

@@ -24,7 +24,7 @@ RECORD_FIELDS = {
 # Who wins each trick, worked out by hand in README.md ("T" the taker, "D" a
 # defender), so that a sheet cannot come out right for the wrong reason (two
 # misjudged tricks whose points cancel). The sheets do not carry trick winners
-# (RECORD.md fixes their fields), hence this table beside them.
+# (docs/RECORD.md fixes their fields), hence this table beside them.
 LADDER = "T" * 10 + "D" * 8  # T12..T21 win tricks 1-10, D1 trumps trick 11, hearts lose
 TRICK_WINNERS = {
     **dict.fromkeys(
