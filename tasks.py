@@ -2,21 +2,28 @@
 """Set up and run the project with nothing but Python 3.11+.
 
     python3 tasks.py serve   # venv + install, then `tarot serve` (browser: http://127.0.0.1:8765/)
-    python3 tasks.py test    # venv + install + Redis + Chromium, then ruff, mypy and pytest
+    python3 tasks.py test [PYTEST ARGS]   # venv + install, then ruff, mypy and pytest; Redis
+                                          # and Chromium only when the selected tests need them
     python3 tasks.py tarot ARGS...   # any `tarot` command inside the project's venv
 
 The virtual environment lives in .venv/ and is reinstalled when pyproject.toml
 changes. Standard library only: this file runs before anything is installed.
+
+Which services a test run needs is read from the markers of the tests it selects
+(``redis``, ``browser``; tests/conftest.py): ``python3 tasks.py test tests/engine``
+or ``-m "not redis and not browser"`` installs and starts nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
@@ -28,7 +35,8 @@ PYTHON = BIN / "python"
 STAMP = VENV / ".installed"
 # TAROT_TEST_REDIS_PORT lets several checkouts run their tests side by side.
 REDIS_PORT = int(os.environ.get("TAROT_TEST_REDIS_PORT", "6379"))
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+SERVICES_FILE = "TAROT_TEST_SERVICES_FILE"  # tests/conftest.py writes the markers there
 
 
 def say(message: str) -> None:
@@ -81,7 +89,7 @@ def apt_install(*packages: str) -> None:
 
 
 def ensure_redis() -> None:
-    """The Redis tests need a real server: use the one on 6379 or start one."""
+    """The Redis tests need a real server: use the one on REDIS_PORT or start one."""
     if redis_answers():
         return
     if shutil.which("redis-server") is None:
@@ -111,11 +119,35 @@ def ensure_redis() -> None:
     sys.exit(f"redis-server did not answer on 127.0.0.1:{REDIS_PORT}")
 
 
+def find_chromium() -> str | None:
+    named = os.environ.get("TAROT_CHROMIUM")
+    if named:
+        return named
+    return next(filter(None, map(shutil.which, CHROMIUM_NAMES)), None)
+
+
 def ensure_chromium() -> None:
-    """Browser tests drive Debian's Chromium; Playwright's own download does not work here."""
-    if not CHROMIUM.exists():
+    """Browser tests drive a real Chromium; Playwright's own download does not work here."""
+    found = find_chromium()
+    if found is None:
         say("installing chromium")
         apt_install("chromium")
+        found = find_chromium()
+    if found is None:
+        sys.exit("no Chromium after installing it: set TAROT_CHROMIUM to its path")
+    os.environ["TAROT_CHROMIUM"] = found
+
+
+def services_needed(extra: list[str]) -> set[str]:
+    """The service markers of the tests ``extra`` selects (all of them if it cannot tell)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "services.json"
+        env = {**os.environ, SERVICES_FILE: str(out)}
+        command = [str(PYTHON), "-m", "pytest", "--collect-only", "-q", *extra]
+        subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
+        if not out.exists():  # collection failed: pytest will say why, with everything up
+            return {"redis", "browser", "terminal"}
+        return set(json.loads(out.read_text()))
 
 
 def ensure_tmux() -> None:
@@ -128,9 +160,14 @@ def ensure_tmux() -> None:
 def test(extra: list[str]) -> int:
     ensure_venv()
     os.environ.setdefault("TAROT_TEST_REDIS", f"redis://127.0.0.1:{REDIS_PORT}")
-    ensure_redis()
-    ensure_chromium()
-    ensure_tmux()
+    needed = services_needed(extra)
+    say(f"services the selected tests need: {', '.join(sorted(needed)) or 'none'}")
+    if "redis" in needed:
+        ensure_redis()
+    if "browser" in needed:
+        ensure_chromium()
+    if "terminal" in needed:
+        ensure_tmux()
     steps: list[list[str | Path]] = [
         [BIN / "ruff", "check", "."],
         [BIN / "ruff", "format", "--check", "."],

@@ -1,7 +1,13 @@
 """AI players: bots that decide from one seat's view (``engine.View``) only.
 
-    bot = make_bot("expert")
-    action = bot.choose(engine.view(deal, deal.to_act), random.Random(7))
+>>> import random
+>>> import engine
+>>> from ai import make_bot
+>>> deal = engine.new_deal(dealer=0, rng=7)
+>>> bot = make_bot("expert")
+>>> action = bot.choose(engine.view(deal, deal.to_act), random.Random(7))
+>>> action in engine.legal_actions(deal).actions
+True
 
 Levels, weakest first: ``random`` (uniform legal actions), ``basic`` (a
 cheap heuristic, fine on a server's event loop), ``expert`` (a rule-based

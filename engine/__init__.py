@@ -1,9 +1,19 @@
 """The rules of French Tarot as pure functions over data (no I/O, no clock, no global random).
 
-    deal = new_deal(dealer=0, rng=42)
-    while not deal.is_over:
-        deal = apply(deal, random_action(deal, rng))
-    score(deal).to_json()
+A whole deal of random legal actions, and its score sheet (docs/RECORD.md):
+
+>>> import random
+>>> from engine import apply, new_deal, random_action, score
+>>> rng = random.Random(42)
+>>> deal = new_deal(dealer=0, rng=rng)
+>>> while not deal.is_over:
+...     deal = apply(deal, random_action(deal, rng))
+>>> sheet = score(deal).to_json()
+>>> sheet["status"], sum(sheet["scores"])
+('played', 0)
+
+The same seed deals the same cards (R2): ``new_deal(0, 42)`` shuffles with
+``random.Random(42)``.
 
 See ``game`` for the phase machine and ``views`` for what a seat may see.
 """

@@ -1,4 +1,16 @@
-"""The ``tarot.v1`` wire protocol: message models, codecs, engine conversions."""
+"""The ``tarot.v1`` wire protocol: message models, codecs, engine conversions.
+
+A frame in, a typed message out, and back (docs/PROTOCOL.md):
+
+>>> from protocol import JSON
+>>> message = JSON.decode_client('{"type": "join", "table_id": "t1", "seat": 2}')
+>>> type(message).__name__, message.seat
+('Join', 2)
+>>> JSON.decode_client('{"type": "join", "table_id": "t1", "seat": 9}')
+Traceback (most recent call last):
+    ...
+protocol.errors.ProtocolError: ...
+"""
 
 from .codecs import (
     CODECS,

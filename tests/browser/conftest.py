@@ -1,4 +1,8 @@
-"""Browser tests: a real server node on 127.0.0.1:0 and Debian's Chromium driven by Playwright.
+"""Browser tests: a real server node on 127.0.0.1:0 and a real Chromium driven by Playwright.
+
+Chromium is the one ``TAROT_CHROMIUM`` names, else the first ``chromium`` (or
+``chromium-browser``, ``google-chrome``) on PATH; Debian's package puts it in
+/usr/bin. Playwright's own download does not work here.
 
 The server runs on the test's own event loop (``App.start``); pages talk to it over
 real HTTP and WebSocket. Nothing is mocked. Screenshots go to ``test-artifacts/``.
@@ -6,6 +10,8 @@ real HTTP and WebSocket. Nothing is mocked. Screenshots go to ``test-artifacts/`
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -15,9 +21,10 @@ from playwright.async_api import Browser, async_playwright
 from server.app import App
 from server.settings import Settings
 
+from ..conftest import require_marker
 from .player import Player
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -47,11 +54,20 @@ def base_url(server: App) -> str:
     return f"http://127.0.0.1:{server.port}/"
 
 
+def find_chromium() -> str | None:
+    named = os.environ.get("TAROT_CHROMIUM")
+    if named:
+        return named
+    return next(filter(None, map(shutil.which, CHROMIUM_NAMES)), None)
+
+
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    assert CHROMIUM.exists(), "install Chromium: apt-get install -y chromium"
+async def browser(request: pytest.FixtureRequest) -> AsyncIterator[Browser]:
+    require_marker(request.node, "browser", "drives Chromium")
+    chromium = find_chromium()
+    assert chromium, "no Chromium: set TAROT_CHROMIUM, or apt-get install -y chromium"
     async with async_playwright() as pw:
-        launched = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        launched = await pw.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             yield launched
         finally:

@@ -31,6 +31,7 @@ def test_versus_is_redis_over_memory() -> None:
     assert versus(redis, memory) == {"p99": 1.5, "cpu": 1.4}
 
 
+@pytest.mark.redis
 def test_bench_server_alternates_memory_and_redis_rounds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -88,6 +88,7 @@ def test_settings_built_in_code_are_checked_the_same_way(fields: dict[str, Any],
         Settings(**fields)
 
 
+@pytest.mark.redis
 async def test_redis_settings_reach_the_store() -> None:
     settings = Settings(
         redis_url=URL,

@@ -1,8 +1,8 @@
 """Fixtures: a real server node on 127.0.0.1:0, and clients that speak the wire protocol.
 
 Every test that uses ``app`` (or ``url``) runs twice: on the memory store, and
-on the Redis store with a dedicated database flushed before and after the
-test (a Redis server on 127.0.0.1:6379, which ``tasks.py test`` starts).
+on the Redis store (marked ``redis``) with a dedicated database flushed before and
+after the test (the shared test Redis, which ``tasks.py test`` starts when needed).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ SHARED_REDIS = os.environ.get("TAROT_TEST_REDIS", "redis://127.0.0.1:6379")
 REDIS_TEST_URL = f"{SHARED_REDIS}/13"
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def app(request: pytest.FixtureRequest) -> AsyncIterator[App]:
     redis_url = REDIS_TEST_URL if request.param == "redis" else None
     if redis_url is not None:
