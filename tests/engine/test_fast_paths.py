@@ -5,7 +5,7 @@ Search and the play loop use per-card tables (``SUIT_OF``, ``SUIT_MASK_OF``,
 without ``deal_from_hands``' checks, a ``random_action`` that draws on the
 legal-card bitset and an ``apply_in_place`` that plays a legal card in one
 step. Each is checked here against the rule written the plain way, by card
-codes where it can be (RECORD.md), on every state of many random deals.
+codes where it can be (docs/RECORD.md), on every state of many random deals.
 """
 
 from __future__ import annotations
