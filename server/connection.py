@@ -276,8 +276,9 @@ class Connection:
         if runtime is None:
             return
         runtime.unsubscribe(self)
+        session = self.session
         if seat is not None and not any(s.seat == seat for s in runtime.subscribers):
             try:
-                await runtime.transact(lambda d, s: tr.dropped(d, s, seat, now_ms()))
+                await runtime.transact(lambda d, s: tr.dropped(d, s, seat, now_ms(), session))
             except tr.TableRefused as e:
                 log.warning("table %s: could not mark seat %s away: %s", runtime.table_id, seat, e)

@@ -48,6 +48,8 @@ class Metrics:
         self.events.inc(events)
 
     def render(self, phases: dict[str, int]) -> bytes:
+        # A phase no table is in any more must read 0, not its last count.
+        self.tables_by_phase.clear()
         for phase, n in phases.items():
             self.tables_by_phase.labels(phase=phase).set(n)
         return generate_latest(self.registry)

@@ -36,6 +36,7 @@ class Node:
         store.attach_metrics(self.metrics)
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._waiting: dict[str, int] = {}  # callers of ``runtime`` per table id in _loading
         self._leases_task: asyncio.Task[None] | None = None
         self.draining = False
 
@@ -51,8 +52,8 @@ class Node:
                 await self._leases_task
         for runtime in self.runtimes.values():
             await runtime.stop()  # nothing may use the store once it closes
-            with contextlib.suppress(StoreError):
-                await self.store.release_lease(runtime.table_id, self.settings.node_id)
+        with contextlib.suppress(StoreError):
+            await self.store.release_leases(list(self.runtimes), self.settings.node_id)
         self.bots.close()
 
     # ------------------------------------------------------------ tables
@@ -62,18 +63,27 @@ class Node:
         runtime = self.runtimes.get(table_id)
         if runtime is not None:
             return runtime
+        # One load per table at a time; the lock lives only while someone waits on
+        # it, so refused lookups (unknown ids, forged tokens) leave nothing behind.
         lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            runtime = self.runtimes.get(table_id)
-            if runtime is not None:
-                return runtime
-            try:
-                data = await self.store.load(table_id)
-            except StoreError as e:
-                raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
-            if data is None:
-                raise tr.TableRefused("unknown_table", f"no table {table_id!r}")
-            return await self._add(data)
+        self._waiting[table_id] = self._waiting.get(table_id, 0) + 1
+        try:
+            async with lock:
+                runtime = self.runtimes.get(table_id)
+                if runtime is not None:
+                    return runtime
+                try:
+                    data = await self.store.load(table_id)
+                except StoreError as e:
+                    raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+                if data is None:
+                    raise tr.TableRefused("unknown_table", f"no table {table_id!r}")
+                return await self._add(data)
+        finally:
+            self._waiting[table_id] -= 1
+            if not self._waiting[table_id]:
+                del self._waiting[table_id]
+                del self._loading[table_id]
 
     async def _add(self, data: TableData) -> TableRuntime:
         runtime = TableRuntime(self, data)
@@ -194,5 +204,5 @@ class Node:
         self.draining = True
         for runtime in self.runtimes.values():
             runtime.stop_driving()
-            with contextlib.suppress(StoreError):
-                await self.store.release_lease(runtime.table_id, self.settings.node_id)
+        with contextlib.suppress(StoreError):  # all in one round trip
+            await self.store.release_leases(list(self.runtimes), self.settings.node_id)

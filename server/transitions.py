@@ -118,10 +118,20 @@ def present(data: TableData, state: engine.Deal | None, seat: int) -> Change:
     return change
 
 
-def dropped(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
-    """The seat's connection was lost: the grace period starts."""
+def dropped(
+    data: TableData, state: engine.Deal | None, seat: int, now_ms: int, session: int | None = None
+) -> Change:
+    """The seat's connection was lost: the grace period starts.
+
+    ``session`` is the seat's session the lost connection held: when the seat
+    has a newer one (the player resumed on another connection, maybe on another
+    node, before the old one's close was seen), nothing changes.
+    """
     change = Change(data, state)
-    if data.seats[seat].occupant == "human" and data.seats[seat].dropped_at_ms is None:
+    s = data.seats[seat]
+    if session is not None and s.session != session:
+        return change
+    if s.occupant == "human" and s.dropped_at_ms is None:
         seats = data.with_seat(seat, dropped_at_ms=now_ms)
         change.data = data.model_copy(update={"seats": seats})
         _seat_changed(change, seat)
