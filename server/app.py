@@ -2,7 +2,7 @@
 
 SIGTERM or Ctrl-C: stop taking connections, tell every client to reconnect
 (``bye`` with reason ``shutdown``; with Redis they resume on another node with
-their tokens), hand the leases over, and exit when the clients are gone or
+their tokens), hand the leases over (all in one round trip), and exit when the clients are gone or
 after ``drain_seconds``.
 """
 
@@ -135,10 +135,11 @@ class App:
         """Graceful shutdown (see the module docstring)."""
         drain = self.node.settings.drain_seconds if drain_seconds is None else drain_seconds
         self.server.close(close_connections=False)
-        await self.node.release_leases()
+        # Clients first: they reconnect elsewhere while the leases are handed over.
         bye = m.Bye(reason="shutdown", message="the server is restarting: reconnect and resume")
         for connection in list(self.connections):
             connection.send(bye)
+        await self.node.release_leases()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(drain):
                 while self.connections:

@@ -12,9 +12,11 @@ import contextlib
 import io
 import logging
 import multiprocessing
+import os
 import random
 import signal
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,6 +28,7 @@ from ai import make_bot
 log = logging.getLogger("tarot.bots")
 
 INLINE_LEVELS = frozenset({"random", "basic"})
+PARENT_CHECK_SECONDS = 0.5
 
 
 def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
@@ -33,9 +36,21 @@ def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
     return make_bot(level).choose(seat_view, random.Random(seed))
 
 
-def _ignore_interrupts() -> None:
-    """In each worker: Ctrl-C is the node's to handle (it drains), not the workers'."""
+def _start_worker(node_pid: int) -> None:
+    """In each worker: Ctrl-C is the node's to handle (it drains), not the workers'.
+
+    A worker dies with its node, however the node died (``kill -9`` included):
+    a watcher thread sees the parent change and ends the worker, and with the
+    last worker gone the multiprocessing resource tracker ends too.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_die_with, args=(node_pid,), daemon=True).start()
+
+
+def _die_with(node_pid: int) -> None:
+    while os.getppid() == node_pid:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def _start_resource_tracker() -> None:
@@ -98,7 +113,8 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_ignore_interrupts,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -385,6 +385,9 @@ class RedisStore:
     async def release_lease(self, table_id: str, owner: str) -> None:
         await self.call(lambda: self._release(keys=[keys.lease(table_id)], args=[owner]))
 
+    async def release_leases(self, table_ids: list[str], owner: str) -> None:
+        await self._each_table(self._release, keys.lease, table_ids, [owner])
+
     # ------------------------------------------------------------ followers
 
     async def follow(self, table_ids: list[str]) -> None:

@@ -81,6 +81,10 @@ class TableStore(Protocol):
 
     async def release_lease(self, table_id: str, owner: str) -> None: ...
 
+    async def release_leases(self, table_ids: list[str], owner: str) -> None:
+        """``release_lease`` for several tables at once (one round trip on Redis)."""
+        ...
+
     async def ping(self) -> bool: ...
 
     async def close(self) -> None: ...
@@ -159,6 +163,10 @@ class MemoryStore:
     async def release_lease(self, table_id: str, owner: str) -> None:
         if self._leases.get(table_id, ("", 0.0))[0] == owner:
             del self._leases[table_id]
+
+    async def release_leases(self, table_ids: list[str], owner: str) -> None:
+        for table_id in table_ids:
+            await self.release_lease(table_id, owner)
 
     async def ping(self) -> bool:
         return True

@@ -179,7 +179,7 @@ class Cluster:
 class Node:
     """A ``tarot serve`` process (a server node) on a free port."""
 
-    def __init__(self, redis_url: str, node_id: str, log: Path, *extra: str) -> None:
+    def __init__(self, redis_url: str | None, node_id: str, log: Path, *extra: str) -> None:
         self.redis_url = redis_url
         self.node_id = node_id
         self.log = log
@@ -196,8 +196,10 @@ class Node:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Node:
-        args = [sys.executable, "-m", "cli.main", "serve", "--port", "0", "--redis"]
-        args += [self.redis_url, "--node-id", self.node_id, *self.extra]
+        args = [sys.executable, "-m", "cli.main", "serve", "--port", "0"]
+        if self.redis_url is not None:  # else the memory store
+            args += ["--redis", self.redis_url]
+        args += ["--node-id", self.node_id, *self.extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("TAROT_REDIS_URL", None)
         with self.log.open("a") as log:  # the child keeps its own descriptor
