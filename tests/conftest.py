@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-FOLDER_MARKERS = {"browser": ("browser",), "redis": ("redis",), "faults": ("faults",)}
+FOLDER_MARKERS = {"browser": ("browser",), "redis": ("redis",), "faults": ("faults", "redis")}
 SERVICE_MARKERS = ("redis", "browser", "terminal", "postgres")
 # TAROT_TEST_REDIS names the shared test Redis (e.g. one per work tree run side by side).
 SHARED_REDIS = os.environ.get("TAROT_TEST_REDIS", "redis://127.0.0.1:6379")
