@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import importlib
 import json
+import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,16 @@ def report(message: ServerMessage) -> None:
         print(f"deal {message.event.deal_number}: {sheet.model_dump_json()}", file=sys.stderr)
 
 
+def say_retries() -> None:
+    """The library's retries and reconnections go to standard error, one line each."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("tarot bot: %(message)s"))
+    for name in ("tarot.client", "tarot.bot"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
 def run(args: argparse.Namespace) -> int:
     from clients.python import ClientError
 
@@ -100,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"tarot bot: {e}", file=sys.stderr)
         return 2
+    say_retries()
     try:
         result = asyncio.run(play(args, bot))
     except ClientError as e:  # Unreachable included: its message names the server

@@ -27,7 +27,6 @@ from .client import Action, Client
 from .errors import ConnectionLost, ServerError
 
 log = logging.getLogger("tarot.bot")
-RATE_LIMIT_RETRIES = 6  # for next_deal (the client retries other refused requests itself)
 OVERTAKEN = {"not_your_turn", "stale", "not_started"}  # the turn moved on meanwhile
 
 
@@ -78,8 +77,12 @@ async def play_table(
     """Play the client's seat with ``bot`` until the table is over; return the totals.
 
     Answers each current ``your_turn``, says ``next_deal`` after each scored
-    deal, and rides over reconnections. A refused action raises ``ServerError``
-    (a bot's bug), except when the turn moved on meanwhile. ``on_message`` sees
+    deal, and rides over reconnections and store outages (the client sends a
+    request refused as ``unavailable`` again, with backoff). A refused action
+    raises ``ServerError`` (a bot's bug), except when the turn moved on
+    meanwhile, or when the server cannot say whether it was applied
+    (``outcome_unknown``): then the seat is resumed, and the server asks again
+    if it is still its turn. ``on_message`` sees
     every message first (to log or draw them).
     """
     state = client.state
@@ -109,7 +112,7 @@ async def _answer(client: Client, bot: Bot, turn: m.YourTurn) -> None:
     state = client.state
     assert state is not None and state.view is not None
     action = await asyncio.to_thread(bot.decide, state.view, turn.legal)
-    await _politely(lambda: client.act(action), OVERTAKEN)
+    await _politely(client, lambda: client.act(action), OVERTAKEN)
 
 
 async def _ready_for_next(client: Client) -> None:
@@ -119,22 +122,28 @@ async def _ready_for_next(client: Client) -> None:
     last = state.sheets[-1] if state.sheets else None
     if state.over or last is None or last.status == "cancelled":
         return
-    await _politely(client.next_deal, {"not_started"})  # the table is over, or dealt again
+    await _politely(client, client.next_deal, {"not_started"})  # the table is over, or dealt again
 
 
-async def _politely(call: Callable[[], Awaitable[None]], moved_on: set[str]) -> None:
-    """Make a call; retry it when rate limited; let it go when the table ``moved_on``."""
-    for attempt in range(RATE_LIMIT_RETRIES + 1):
-        try:
-            return await call()
-        except ConnectionLost:
-            log.info("connection lost during a call; the resumed seat will tell")
-            return None
-        except ServerError as e:
-            if e.code == "rate_limited" and attempt < RATE_LIMIT_RETRIES:
-                await asyncio.sleep(0.1 * 2**attempt)  # refused, so nothing changed: again
-                continue
-            if e.code not in moved_on:
-                raise
+async def _politely(
+    client: Client, call: Callable[[], Awaitable[None]], moved_on: set[str]
+) -> None:
+    """Make a call; let it go when the table ``moved_on``, or when it may have been applied.
+
+    The client has already sent it again while it was refused as ``unavailable``
+    or ``rate_limited``.
+    """
+    try:
+        await call()
+    except ConnectionLost:
+        log.info("connection lost during a call; the resumed seat will tell")
+    except ServerError as e:
+        if e.code == "outcome_unknown" or (e.resent and e.code != "rate_limited"):
+            # It may have been applied (a server that answered ``unavailable`` for a
+            # change it kept refuses the same change sent again): see what happened.
+            log.info("%s: resuming to see whether it was applied", e)
+            await client.resync()
+        elif e.code in moved_on:
             log.info("overtaken by the table: %s", e)
-            return None
+        else:
+            raise

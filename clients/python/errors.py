@@ -16,16 +16,28 @@ class ClientError(Exception):
 
 
 class ServerError(ClientError):
-    """The server refused a message: ``code`` is stable, ``rule`` names the ruling (R1-R20)."""
+    """The server refused a message: ``code`` is stable, ``rule`` names the ruling (R1-R20).
+
+    ``resent`` says the refusal answered the message sent again after an
+    ``unavailable``: the first sending changed nothing, if the server keeps
+    the protocol's promise (one that does not may have applied it).
+    """
 
     def __init__(
-        self, code: str, message: str, rule: str | None = None, reason: str | None = None
+        self,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        reason: str | None = None,
+        resent: bool = False,
     ) -> None:
-        super().__init__(f"{code}: {message}" + (f" ({rule})" if rule else ""))
+        named = rule is None or f"({rule})" in message  # the server's message may name it
+        super().__init__(f"{code}: {message}" + ("" if named else f" ({rule})"))
         self.code = code
         self.message = message
         self.rule = rule
         self.reason = reason
+        self.resent = resent
 
     @classmethod
     def of(cls, error: m.Error) -> ServerError:

@@ -1,0 +1,102 @@
+"""Bots ride over a stalled table store: ``unavailable`` is sent again, with backoff.
+
+A real Redis that the test stops (SIGSTOP) for 2.5 s, a real server node
+(``tarot serve --redis``) whose store time-out is shorter than the stall, and
+four ``tarot bot`` processes: the table must fill although every join meets
+the stall, and finish although the deal meets another one. ``tarot bot`` once
+exited on the first ``unavailable``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from clients.python import Client
+from protocol import models as m
+
+from ..redis.servers import ROOT, Node, RedisServer
+
+STALL_SECONDS = 2.5
+
+
+@pytest.fixture
+def node(tmp_path: Path) -> Iterator[tuple[RedisServer, Node]]:
+    redis = RedisServer(tmp_path / "redis").start()
+    server = Node(redis.url, "n1", tmp_path / "node.log", "--redis-timeout", "0.5")
+    try:
+        yield redis, server.start()
+    finally:
+        server.stop()
+        redis.stop()
+
+
+async def stall(redis: RedisServer, seconds: float = STALL_SECONDS) -> None:
+    """The store stops answering (its process stopped), then goes on."""
+    assert redis.process is not None
+    os.kill(redis.process.pid, signal.SIGSTOP)
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        os.kill(redis.process.pid, signal.SIGCONT)
+
+
+async def bot(url: str, table_id: str, seat: int) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "cli.main", "bot", "--server", url, "--table", table_id),
+        *("--seat", str(seat), "--policy", "ai:basic"),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def first_trick(watcher: Client, bots: list[asyncio.subprocess.Process]) -> None:
+    """Wait for the deal's first trick; fail as soon as a bot gives up instead."""
+
+    async def trick() -> None:
+        async for message in watcher:
+            if isinstance(message, m.Event) and isinstance(message.event, m.TrickEvent):
+                return
+
+    seen = asyncio.ensure_future(trick())
+    ended = [asyncio.ensure_future(process.wait()) for process in bots]
+    done, _ = await asyncio.wait([seen, *ended], return_when=asyncio.FIRST_COMPLETED)
+    for waiting in [seen, *ended]:
+        waiting.cancel()
+    for process in bots:
+        if process.returncode is not None:
+            assert process.stderr is not None
+            raise AssertionError(f"a bot gave up: {(await process.stderr.read()).decode()}")
+    assert seen in done
+
+
+async def test_tarot_bots_fill_and_finish_a_table_while_redis_stalls(
+    node: tuple[RedisServer, Node],
+) -> None:
+    redis, server = node
+    async with await Client.connect(server.url) as watcher:
+        table_id = (await watcher.create_table(m.TableOptions(deals=1))).table.table_id
+        await watcher.watch(table_id)
+        joins_stalled = asyncio.ensure_future(stall(redis))  # every join meets it
+        bots = [await bot(server.url, table_id, seat) for seat in range(4)]
+        await joins_stalled
+        async with asyncio.timeout(60):
+            await first_trick(watcher, bots)
+        await stall(redis)  # the deal meets it too
+        async with asyncio.timeout(90):
+            outputs = [await process.communicate() for process in bots]
+    for process, (_, err) in zip(bots, outputs, strict=True):
+        assert process.returncode == 0, err.decode()
+    results = [json.loads(out) for out, _ in outputs]
+    assert sorted(r["seat"] for r in results) == [0, 1, 2, 3]
+    assert len({tuple(r["totals"]) for r in results}) == 1 and sum(results[0]["totals"]) == 0
+    said = b"".join(err for _, err in outputs).decode()
+    assert "unavailable" in said  # the stalls were met, and ridden over
