@@ -49,13 +49,14 @@ from .cardset import (
     MONDE_BIT,
     PETIT,
     PETIT_BIT,
+    SUIT_MASK_OF,
     SUIT_MASKS,
     TRUMPS,
-    bits,
+    cards_of,
     cheapest,
-    highest,
-    lowest,
-    mask,
+    highest_card,
+    lowest_card,
+    mask_of,
     winning_position,
 )
 
@@ -69,7 +70,7 @@ class BasicBot:
         legal = view.legal
         if seat is None or not legal:
             raise ValueError("it is not this seat's turn")
-        hand = mask(view.hand)
+        hand = mask_of(view.hand)
         if legal.phase is Phase.BIDDING:
             return engine.Bid(seat, bid(hand, legal.bids))
         if legal.discard is not None:
@@ -78,7 +79,7 @@ class BasicBot:
             return engine.DeclareChelem(seat, is_overwhelming(hand))
         if legal.poignees:
             return engine.ShowPoignee(seat, legal.poignees[-1].cards)
-        legal_mask = mask(legal.cards)
+        legal_mask = mask_of(legal.cards)
         card = play(seat, view.taker, hand, legal_mask, list(view.trick), view.trick_leader)
         return engine.PLAYS[seat][card]
 
@@ -100,14 +101,14 @@ def bid(hand: int, allowed: list[Contract]) -> Contract:
 def discard(hand: int, rule: engine.DiscardRule) -> frozenset[engine.Card]:
     """Required cards, then whole short suits (highest first), then low trumps."""
     chosen: set[int] = set(rule.required)
-    allowed = mask(rule.allowed) & ~mask(chosen)
+    allowed = mask_of(rule.allowed) & ~mask_of(chosen)
     plain = allowed & ~TRUMPS
     suits = sorted(range(4), key=lambda s: ((hand & SUIT_MASKS[s]).bit_count(), s))
     for s in suits:
-        for card in reversed(bits(plain & SUIT_MASKS[s])):
+        for card in reversed(cards_of(plain & SUIT_MASKS[s])):
             if len(chosen) < rule.count:
                 chosen.add(card)
-    for card in bits(allowed & TRUMPS):
+    for card in cards_of(allowed & TRUMPS):
         if len(chosen) < rule.count:
             chosen.add(card)
     return frozenset(engine.Card(c) for c in chosen)
@@ -126,7 +127,7 @@ def is_overwhelming(hand: int) -> bool:
 def play(seat: int, taker: int, hand: int, legal: int, trick: list[int], leader: int) -> int:
     """The card to play (see the module docstring)."""
     if legal & (legal - 1) == 0:
-        return lowest(legal)
+        return lowest_card(legal)
     if legal & EXCUSE_BIT and _should_play_excuse(seat, taker, hand, legal, trick, leader):
         return EXCUSE
     options = legal & ~EXCUSE_BIT
@@ -138,16 +139,16 @@ def play(seat: int, taker: int, hand: int, legal: int, trick: list[int], leader:
 def lead(is_taker: bool, hand: int, options: int) -> int:
     kings = options & KINGS
     if kings:
-        return lowest(kings)
+        return lowest_card(kings)
     trumps = options & TRUMPS
     if is_taker and trumps.bit_count() >= 8:
         middle = trumps & ~PETIT_BIT & ~MONDE_BIT
         if middle:
-            return highest(middle)
+            return highest_card(middle)
     plain = options & ~TRUMPS
     if plain:
         longest = max(range(4), key=lambda s: ((plain & SUIT_MASKS[s]).bit_count(), s))
-        return lowest(plain & SUIT_MASKS[longest])
+        return lowest_card(plain & SUIT_MASKS[longest])
     return cheapest(options)
 
 
@@ -163,7 +164,7 @@ def follow(seat: int, taker: int, options: int, trick: list[int], leader: int) -
     if winners:
         if last:
             return PETIT if winners & PETIT_BIT else cheapest(winners)
-        sure = [c for c in bits(winners) if _is_sure(c)]
+        sure = [c for c in cards_of(winners) if _is_sure(c)]
         if sure:
             return min(sure)
         if winners & TRUMPS == winners:
@@ -181,14 +182,14 @@ def _charge(options: int) -> int:
         return PETIT
     plain = options & ~TRUMPS
     if plain:
-        return max(bits(plain), key=lambda c: (HALF_POINTS[c], c))
+        return max(cards_of(plain), key=lambda c: (HALF_POINTS[c], c))
     return cheapest(options)
 
 
 def _winning_cards(options: int, trick: list[int], top: int) -> int:
     if top < 21:
         return options & TRUMPS & ~((1 << (top + 1)) - 1)
-    same_suit = options & SUIT_MASKS[(top - 22) // 14]
+    same_suit = options & SUIT_MASK_OF[top]
     if same_suit:
         return same_suit & ~((1 << (top + 1)) - 1)
     return options & TRUMPS

@@ -1,13 +1,15 @@
-"""Card helpers over int bitsets shared by the bots (see ``engine.cards`` for the layout).
+"""The engine's card helpers as the bots use them, and the bots' own choice of a cheap card.
 
-0..20 trumps T1..T21, 21 the Excuse, 22..77 suit cards (S, H, D, C; ranks 1..K)
+The layout, the per-card tables and the rules are the engine's (``engine.cards``:
+0..20 trumps T1..T21, 21 the Excuse, 22..77 suit cards S, H, D, C, ranks 1..K;
+``engine.tricks``: the suit led, the card winning a trick so far). This module
+re-exports what the bots use and adds only judgement: ``cheapest``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 from engine.cards import (
+    ALL_CARDS,
     BOUTS,
     EXCUSE,
     EXCUSE_BIT,
@@ -16,77 +18,52 @@ from engine.cards import (
     MONDE,
     ORDINARY,
     PETIT,
+    RANK_OF,
+    SUIT_MASK_OF,
     SUIT_MASKS,
+    SUIT_OF,
+    TRUMP_SUIT,
     TRUMPS,
+    cards_of,
+    highest_card,
+    lowest_card,
+    mask_of,
 )
+from engine.tricks import led_suit, winning_position
 
 __all__ = [
+    "ALL_CARDS",
     "BOUTS",
     "EXCUSE",
     "EXCUSE_BIT",
     "HALF_POINTS",
     "KINGS",
+    "KING_RANK",
     "MONDE",
     "MONDE_BIT",
     "ORDINARY",
     "PETIT",
     "PETIT_BIT",
+    "RANK_OF",
     "SUIT_MASKS",
+    "SUIT_MASK_OF",
+    "SUIT_OF",
+    "SUIT_OR_TRUMP",
     "TRUMPS",
-    "bits",
+    "TRUMP_SUIT",
+    "cards_of",
     "cheapest",
-    "highest",
-    "lowest",
-    "mask",
-    "rank",
-    "suit",
+    "highest_card",
+    "led_suit",
+    "lowest_card",
+    "mask_of",
     "winning_position",
 ]
 
 PETIT_BIT = 1 << PETIT
 MONDE_BIT = 1 << MONDE
 KING_RANK = 13
-
-
-def mask(cards: Iterable[int]) -> int:
-    out = 0
-    for card in cards:
-        out |= 1 << card
-    return out
-
-
-def bits(m: int) -> list[int]:
-    """The cards of a bitset, lowest first."""
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
-
-
-def lowest(m: int) -> int:
-    return (m & -m).bit_length() - 1
-
-
-def highest(m: int) -> int:
-    return m.bit_length() - 1
-
-
-def suit(card: int) -> int:
-    """0-3 for suit cards, 4 for trumps, -1 for the Excuse."""
-    if card < 21:
-        return 4
-    if card == EXCUSE:
-        return -1
-    return (card - 22) // 14
-
-
-def rank(card: int) -> int:
-    """0 (ace) .. 13 (King) for suit cards; 0..20 for trumps."""
-    return card if card < 21 else (card - 22) % 14
-
-
+# By suit number (``engine.cards.suit_of``): the four suits, then trumps.
 SUIT_OR_TRUMP = (*SUIT_MASKS, TRUMPS)
 
 
@@ -101,26 +78,7 @@ def cheapest(m: int) -> int:
         low = pool & -pool
         card = low.bit_length() - 1
         pool ^= low
-        key = (HALF_POINTS[card], rank(card) + (30 if card < 21 else 0))
+        key = (HALF_POINTS[card], RANK_OF[card] + (30 if card < 21 else 0))
         if key < best_key:
             best, best_key = card, key
     return best
-
-
-def winning_position(trick: Sequence[int]) -> int:
-    """The position (0-3) winning a trick so far (R12), or -1 when only the Excuse is in."""
-    best_position, best_key, led = -1, -1, -1
-    for position, card in enumerate(trick):
-        if card == EXCUSE:
-            continue
-        if led < 0:
-            led = 4 if card < 21 else (card - 22) // 14
-        if card < 21:
-            key = 100 + card
-        elif (card - 22) // 14 == led:
-            key = card
-        else:
-            continue
-        if key > best_key:
-            best_position, best_key = position, key
-    return best_position

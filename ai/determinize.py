@@ -13,28 +13,28 @@ from __future__ import annotations
 import engine
 from engine import Contract, Deal, Phase, apply_in_place, deal_from_hands
 
-from .cardset import bits, mask
+from .cardset import cards_of, mask_of
 from .knowledge import PILE, Knowledge
 
 
 def rebuild(view: engine.View, k: Knowledge, hands: list[int]) -> Deal:
     """The deal that ``view`` shows, with ``hands`` (4 hands + pile) for the hidden cards."""
     shows = view.contract.shows_chien
-    chien = mask(view.chien) if view.chien is not None else hands[PILE]
+    chien = mask_of(view.chien) if view.chien is not None else hands[PILE]
     if view.discard is not None:
-        discard = mask(view.discard)
+        discard = mask_of(view.discard)
     else:
-        discard = hands[PILE] | mask(view.discard_trumps)
+        discard = hands[PILE] | mask_of(view.discard_trumps)
     past_discard = view.phase not in (Phase.BIDDING, Phase.DISCARD)
     dealt = [hands[p] | k.played_by[p] for p in range(4)]
     if view.taker >= 0 and shows:
         taker = view.taker
         dealt[taker] = (dealt[taker] | (discard if past_discard else 0)) & ~chien
-    deal = deal_from_hands(view.dealer, [bits(d) for d in dealt], bits(chien))
+    deal = deal_from_hands(view.dealer, [cards_of(d) for d in dealt], cards_of(chien))
     for seat, contract in view.bids:
         apply_in_place(deal, engine.Bid(seat, Contract(contract)))
     if shows and past_discard:
-        cards = frozenset(engine.Card(c) for c in bits(discard))
+        cards = frozenset(engine.Card(c) for c in cards_of(discard))
         apply_in_place(deal, engine.Discard(view.taker, cards))
     if view.phase is Phase.PLAY or view.phase is Phase.DONE:
         apply_in_place(deal, engine.DeclareChelem(view.taker, view.chelem))

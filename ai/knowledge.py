@@ -25,11 +25,20 @@ from dataclasses import dataclass, field
 import engine
 from engine import Phase
 
-from .cardset import EXCUSE, EXCUSE_BIT, ORDINARY, SUIT_MASKS, TRUMPS, bits, mask
+from .cardset import (
+    ALL_CARDS,
+    EXCUSE,
+    EXCUSE_BIT,
+    ORDINARY,
+    SUIT_OF,
+    SUIT_OR_TRUMP,
+    TRUMP_SUIT,
+    TRUMPS,
+    cards_of,
+    mask_of,
+)
 
-ALL = (1 << 78) - 1
 PILE = 4  # the location index of the chien / unseen discard
-SUIT_OR_TRUMP = (*SUIT_MASKS, TRUMPS)
 
 
 @dataclass(slots=True)
@@ -42,7 +51,7 @@ class Knowledge:
     voids: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # bit 0-3 suits, 4 trumps
     trump_cap: list[int] = field(default_factory=lambda: [TRUMPS] * 4)
     fixed: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])  # known, by location
-    allowed: list[int] = field(default_factory=lambda: [ALL] * 5)  # by location
+    allowed: list[int] = field(default_factory=lambda: [ALL_CARDS] * 5)  # by location
     sizes: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])
     gone: int = 0  # out of play and known: played cards, public discard, own discard
 
@@ -50,7 +59,7 @@ class Knowledge:
     def hidden(self) -> int:
         """Cards whose place this seat does not know."""
         known = self.hand | self.gone | self.fixed[0] | self.fixed[1] | self.fixed[2]
-        return ALL & ~(known | self.fixed[3] | self.fixed[PILE])
+        return ALL_CARDS & ~(known | self.fixed[3] | self.fixed[PILE])
 
     def can_hold(self, location: int) -> int:
         """The cards ``location`` may hold, as far as this seat can tell."""
@@ -78,7 +87,7 @@ class Knowledge:
         room = [self.sizes[i] - hands[i].bit_count() for i in range(5)]
         room[self.seat] = 0
         masks = [self.can_hold(i) if strict else self.allowed[i] for i in range(5)]
-        cards = bits(self.hidden)
+        cards = cards_of(self.hidden)
         rng.shuffle(cards)
         places = [[i for i in range(5) if masks[i] >> c & 1] for c in cards]
         order = sorted(range(len(cards)), key=lambda k: len(places[k]))
@@ -141,7 +150,7 @@ def knowledge_of(view: engine.View) -> Knowledge:
     """Everything ``view``'s seat can infer about where the cards are."""
     seat = view.seat
     assert seat is not None
-    k = Knowledge(seat, view.taker, mask(view.hand))
+    k = Knowledge(seat, view.taker, mask_of(view.hand))
     k.sizes = [*view.hand_sizes, 0]
     for trick in view.tricks:
         _read_trick(k, trick.leader, trick.cards)
@@ -150,9 +159,9 @@ def knowledge_of(view: engine.View) -> Knowledge:
     _read_chien(k, view)
     for shower, shown in view.poignees:
         if shower != seat:
-            k.fixed[shower] |= mask(shown) & ~k.gone  # R9: discarded trumps are not held
+            k.fixed[shower] |= mask_of(shown) & ~k.gone  # R9: discarded trumps are not held
             if EXCUSE in shown:  # R8: the Excuse only with every trump held
-                k.allowed[shower] &= ~(TRUMPS & ~mask(shown))
+                k.allowed[shower] &= ~(TRUMPS & ~mask_of(shown))
     for i in range(4):
         k.fixed[i] &= ~k.played
     if seat < 4:
@@ -169,12 +178,12 @@ def _read_trick(k: Knowledge, leader: int, cards: tuple[engine.Card, ...] | list
         k.played_by[player] |= 1 << card
         if card == EXCUSE:
             continue
-        suit = 4 if card < 21 else (card - 22) // 14
+        suit = SUIT_OF[card]
         if led < 0:
             led = suit
         elif suit != led:
             k.voids[player] |= 1 << led
-            if suit != 4:
+            if suit != TRUMP_SUIT:
                 k.voids[player] |= 1 << 4
         if card < 21:
             if card < top:
@@ -187,7 +196,7 @@ def _read_chien(k: Knowledge, view: engine.View) -> None:
     if view.phase is Phase.BIDDING or view.taker < 0:
         k.sizes[PILE] = 6
         return
-    public_trumps = mask(view.discard_trumps)
+    public_trumps = mask_of(view.discard_trumps)
     if not view.contract.shows_chien:
         k.sizes[PILE] = 6
         return
@@ -195,11 +204,11 @@ def _read_chien(k: Knowledge, view: engine.View) -> None:
         return  # the taker to discard holds the chien; the others wait
     k.gone |= public_trumps
     if view.discard is not None:  # the taker: its whole discard is known
-        k.gone |= mask(view.discard)
+        k.gone |= mask_of(view.discard)
         return
     k.sizes[PILE] = 6 - public_trumps.bit_count()
     k.allowed[PILE] = ORDINARY
-    chien = mask(view.chien or ())
+    chien = mask_of(view.chien or ())
     k.fixed[view.taker] |= chien & ~ORDINARY & ~public_trumps
     for other in range(4):
         if other != view.taker:

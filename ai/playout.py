@@ -15,13 +15,11 @@ from collections.abc import Sequence
 
 from engine import Deal
 from engine.scoring import taker_result
-from engine.tricks import legal_cards, play_card
+from engine.tricks import led_suit, legal_cards, play_card
 
-from .cardset import EXCUSE, SUIT_MASKS, bits
+from .cardset import ALL_CARDS, EXCUSE, SUIT_MASKS, SUIT_OF, TRUMP_SUIT, cards_of
 from .expert import Table, play
 from .solver import solve
-
-ALL = (1 << 78) - 1
 
 
 class PlayState:
@@ -50,10 +48,10 @@ class PlayState:
         """A card that does not follow the suit led shows a void (and no trump: a trump void)."""
         if card == EXCUSE:
             return
-        led = _led(before)
-        suit = 4 if card < 21 else (card - 22) // 14
+        led = led_suit(before)
+        suit = SUIT_OF[card]
         if led >= 0 and suit != led:
-            self.voids[seat] |= 1 << led | (16 if suit != 4 else 0)
+            self.voids[seat] |= 1 << led | (16 if suit != TRUMP_SUIT else 0)
 
     def copy(self) -> PlayState:
         return PlayState(self.deal.copy(), self.voids.copy())
@@ -73,13 +71,6 @@ class PlayState:
         play_card(deal, card)  # type: ignore[arg-type]
 
 
-def _led(trick: Sequence[int]) -> int:
-    for card in trick:
-        if card != EXCUSE:
-            return 4 if card < 21 else (card - 22) // 14
-    return -1
-
-
 def final_value(s: PlayState) -> int:
     """The taker's result per defender in half points (``engine.scoring.taker_result``)."""
     return taker_result(s.deal)
@@ -94,7 +85,9 @@ def table_of(s: PlayState, legal: int) -> Table:
     for card in deal.trick:
         played |= 1 << card
     trick: list[int] = deal.trick  # type: ignore[assignment]
-    return Table(seat, deal.taker, hand, legal, trick, deal.leader, ALL & ~(hand | played), s.voids)
+    return Table(
+        seat, deal.taker, hand, legal, trick, deal.leader, ALL_CARDS & ~(hand | played), s.voids
+    )
 
 
 def policy_move(s: PlayState) -> int:
@@ -115,7 +108,7 @@ def rollout(s: PlayState, rng: random.Random, epsilon: float = 0.0, exact_tricks
         if legal & (legal - 1) == 0:
             card = (legal & -legal).bit_length() - 1
         elif epsilon and rng.random() < epsilon:
-            options = bits(legal)
+            options = cards_of(legal)
             card = options[int(rng.random() * len(options))]
         else:
             card = play(table_of(s, legal))

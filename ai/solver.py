@@ -16,10 +16,9 @@ from engine import PETIT, Deal
 from engine.scoring import taker_result
 from engine.tricks import legal_cards, play_card, undo_play
 
-from .cardset import BOUTS, EXCUSE, HALF_POINTS, bits
+from .cardset import BOUTS, HALF_POINTS, SUIT_OF, cards_of
 
 INF = 1 << 30
-GROUP = tuple(-1 if c == EXCUSE else 4 if c < EXCUSE else (c - 22) // 14 for c in range(78))
 Key = tuple[int, int, int, int, int, int, int, int, bool]
 
 
@@ -32,9 +31,9 @@ def solve(deal: Deal, alpha: int = -INF, beta: int = INF) -> int:
 def best_moves(deal: Deal) -> dict[int, int]:
     """The exact value of each legal card of the seat to act."""
     table: dict[Key, tuple[int, int]] = {}
-    out = {}
-    for card in bits(_legal(deal)):
-        undo = play_card(deal, card)  # type: ignore[arg-type]
+    out: dict[int, int] = {}
+    for card in cards_of(_legal(deal)):
+        undo = play_card(deal, card)
         out[card] = _search(deal, -INF, INF, table)
         undo_play(deal, undo)
     return out
@@ -113,10 +112,10 @@ def _distinct_moves(deal: Deal) -> list[int]:
         outside |= 1 << played
     out: list[int] = []
     kept = -1
-    for card in reversed(bits(_legal(deal))):
+    for card in reversed(cards_of(_legal(deal))):
         if (
             kept >= 0
-            and GROUP[card] == GROUP[kept]
+            and SUIT_OF[card] == SUIT_OF[kept]
             and HALF_POINTS[card] == HALF_POINTS[kept]
             and not (1 << card | 1 << kept) & BOUTS
             and not outside >> (card + 1) & ((1 << (kept - card - 1)) - 1)
@@ -143,8 +142,8 @@ def minimax(deal: Deal) -> int:
     if deal.is_over:
         return taker_result(deal)
     values = []
-    for card in bits(_legal(deal)):
+    for card in cards_of(_legal(deal)):
         child = deal.copy()
-        play_card(child, card)  # type: ignore[arg-type]
+        play_card(child, card)
         values.append(minimax(child))
     return max(values) if deal.to_act == deal.taker else min(values)

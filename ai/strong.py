@@ -47,12 +47,11 @@ from dataclasses import dataclass
 
 import engine
 from engine import Contract, Deal, Phase, TarotError, poignee_offers
-from engine.cards import mask_of
 from engine.chien import discard_rule
 from engine.scoring import taker_result
 
 from . import basic, expert
-from .cardset import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, bits, mask
+from .cardset import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of, mask_of
 from .determinize import rebuild
 from .knowledge import PILE, Knowledge, knowledge_of
 from .playout import PlayState, rollout
@@ -127,12 +126,12 @@ class StrongBot:
     # Card play -------------------------------------------------------------
 
     def _play(self, view: engine.View, rng: random.Random) -> int:
-        legal = mask(view.legal.cards)
+        legal = mask_of(view.legal.cards)
         if legal & (legal - 1) == 0:
-            return bits(legal)[0]
+            return cards_of(legal)[0]
         k = knowledge_of(view)
         clock = Clock.begin(self.budget, self.samples, self.clock)
-        moves = bits(legal)
+        moves: list[int] = list(cards_of(legal))
         totals = dict.fromkeys(moves, 0)
         base: PlayState | None = None
         sign = 1 if view.seat == view.taker else -1
@@ -187,7 +186,7 @@ class StrongBot:
     def _discard(self, view: engine.View, rng: random.Random) -> frozenset[engine.Card]:
         rule = view.legal.discard
         assert rule is not None and view.seat is not None
-        hand = mask(view.hand)
+        hand = mask_of(view.hand)
         candidates = _discard_candidates(hand, rule)
         if len(candidates) == 1:
             return _cards(candidates[0])
@@ -208,7 +207,7 @@ class StrongBot:
 
 
 def _cards(m: int) -> frozenset[engine.Card]:
-    return frozenset(engine.Card(c) for c in bits(m))
+    return frozenset(engine.Card(c) for c in cards_of(m))
 
 
 def _template(view: engine.View, k: Knowledge, hands: list[int]) -> PlayState | None:
@@ -228,7 +227,7 @@ def _state_of(base: PlayState, view: engine.View, hands: list[int]) -> PlayState
     deal = state.deal
     deal.hands = hands[:4]
     if view.contract.shows_chien and view.discard is None:
-        deal.discard = hands[PILE] | mask(view.discard_trumps)
+        deal.discard = hands[PILE] | mask_of(view.discard_trumps)
     elif view.contract is Contract.GARDE_SANS:
         deal.chien = hands[PILE]
     return state
@@ -251,7 +250,7 @@ def _fits_bid(
         return True
     dealt = hands[seat] | k.played_by[seat]
     if seat == view.taker and view.contract.shows_chien and view.chien is not None:
-        dealt &= ~mask(view.chien)
+        dealt &= ~mask_of(view.chien)
     if dealt.bit_count() != 18:
         return True  # the taker's discard is unseen: no sound estimate
     points = expert.hand_points(dealt)
@@ -279,8 +278,8 @@ def _contract_values(
         hand = hands[seat] | chien
         cards = expert.discard(hand, discard_rule(hand))
         state = _fresh_state(seat, dealer, hands, Contract.PRISE)
-        state.deal.hands[seat] = hand & ~mask(cards)
-        state.deal.discard = mask(cards)
+        state.deal.hands[seat] = hand & ~mask_of(cards)
+        state.deal.discard = mask_of(cards)
         _add_poignees(state.deal)
         rollout(state, rng)
         for contract in shown:
@@ -305,13 +304,13 @@ def _add_poignees(deal: Deal) -> None:
 
 def _discard_candidates(hand: int, rule: engine.DiscardRule) -> list[int]:
     """A handful of sensible discards, all inside the rule, without repeats."""
-    found = [mask(expert.discard(hand, rule)), mask(basic.discard(hand, rule))]
-    required = mask(rule.required)
-    allowed = mask(rule.allowed)
+    found = [mask_of(expert.discard(hand, rule)), mask_of(basic.discard(hand, rule))]
+    required = mask_of(rule.required)
+    allowed = mask_of(rule.allowed)
     room = rule.count - required.bit_count()
-    by_points = sorted(bits(allowed & ~required & ~TRUMPS), key=lambda c: -HALF_POINTS[c])
+    by_points = sorted(cards_of(allowed & ~required & ~TRUMPS), key=lambda c: -HALF_POINTS[c])
     if len(by_points) >= room:
-        found.append(required | mask(by_points[:room]))
+        found.append(required | mask_of(by_points[:room]))
     for s in range(4):
         suit = allowed & ~required & SUIT_MASKS[s]
         if hand & KINGS & SUIT_MASKS[s] or not suit or suit.bit_count() > room:
@@ -319,7 +318,7 @@ def _discard_candidates(hand: int, rule: engine.DiscardRule) -> list[int]:
         rest = [c for c in by_points if not (1 << c) & suit]
         extra = room - suit.bit_count()
         if len(rest) >= extra:
-            found.append(required | suit | mask(rest[:extra]))
+            found.append(required | suit | mask_of(rest[:extra]))
     out: list[int] = []
     for m in found:
         if m not in out and rule.is_valid(_cards(m)):
