@@ -11,10 +11,12 @@ from .deal import cancel
 from .errors import IllegalBid
 from .state import Deal, Phase
 
+# By the highest bid so far: pass, or any contract above it.
+_BIDS_ABOVE = {h: (Contract.PASS, *(c for c in Contract if c > h)) for h in Contract}
+
 
 def legal_bids(deal: Deal) -> list[Contract]:
-    highest = max(deal.bids, default=Contract.PASS)
-    return [Contract.PASS, *(c for c in Contract if c > highest)]
+    return list(_BIDS_ABOVE[max(deal.bids, default=Contract.PASS)])
 
 
 def apply_bid(deal: Deal, contract: Contract) -> None:

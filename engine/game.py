@@ -77,6 +77,7 @@ class Legal:
 
 
 NO_ACTIONS = Legal(-1, Phase.DONE, ())
+CHELEM_CHOICES = tuple((DeclareChelem(s, False), DeclareChelem(s, True)) for s in range(4))
 CANCEL_RULES = {"petit_sec": "R3", "all_pass": "R4"}
 
 
@@ -98,7 +99,7 @@ def legal_actions(deal: Deal) -> Legal:
     if phase is Phase.DISCARD:
         return Legal(seat, phase, (), discard=discard_rule(deal.hands[seat]))
     if phase is Phase.CHELEM:
-        return Legal(seat, phase, (DeclareChelem(seat, False), DeclareChelem(seat, True)))
+        return Legal(seat, phase, CHELEM_CHOICES[seat])
     return NO_ACTIONS
 
 
@@ -191,7 +192,8 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
     """A uniformly drawn legal action (any discard allowed by the rule).
 
     The same draw as ``legal_actions(deal).actions[int(rng.random() * n)]``; in
-    the play phase it is made on the legal-card bitset, without the list.
+    the play phase it is made on the legal-card bitset, and bids are drawn
+    from ``legal_bids``, without the list of actions.
     """
     if deal.phase is Phase.PLAY:
         seat = deal.to_act
@@ -202,6 +204,9 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
         for _ in range(index - len(offers)):
             mask &= mask - 1
         return PLAYS[seat][(mask & -mask).bit_length() - 1]
+    if deal.phase is Phase.BIDDING:
+        bids = legal_bids(deal)
+        return BIDS[deal.to_act][bids[int(rng.random() * len(bids))]]
     legal = legal_actions(deal)
     if legal.discard is not None:
         return Discard(legal.seat, legal.discard.sample(rng))

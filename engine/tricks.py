@@ -162,8 +162,9 @@ def play_card(deal: Deal, card: Card) -> PlayUndo:
     undo = _new_undo(PlayUndo, (deal.played_by, won[0], won[1], deal.excuse_transfer))
     deal.hands[seat] ^= 1 << card
     deal.played_by |= 1 << seat
-    deal.trick.append(card)
-    if len(deal.trick) < 4:
+    trick = deal.trick
+    trick.append(card)
+    if len(trick) < 4:
         deal.to_act = (seat + 1) % 4
     else:
         _settle_trick(deal)
