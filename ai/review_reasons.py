@@ -17,11 +17,10 @@ from typing import Any
 
 import engine
 from engine import EXCUSE, PETIT, Deal
+from engine.cards import SUIT_NAMES
 
-from .cardset import KINGS, SUIT_MASKS
+from .cardset import KINGS, SUIT_MASK_OF, SUIT_OF
 from .review_decisions import Decision
-
-SUITS = ("spades", "hearts", "diamonds", "clubs")
 
 
 def reason_for(d: Decision, final: Deal, entry: dict[str, Any]) -> str:
@@ -46,14 +45,14 @@ def _card_reason(d: Decision, final: Deal, best: str) -> str:
     if card == EXCUSE and trick == 17 and lost:
         return "the Excuse was kept to the last trick and lost there (R14)"
     if 1 << card & KINGS and lost and _could_follow_lower(d, card):
-        suit = SUITS[(card - 22) // 14]
+        suit = SUIT_NAMES[SUIT_OF[card]]
         return f"gave the King of {suit} away to seat {winner}; {best} would have kept it"
     return ""
 
 
 def _could_follow_lower(d: Decision, king: int) -> bool:
     """Whether a lower card of the King's suit was among the legal cards."""
-    suit = SUIT_MASKS[(king - 22) // 14]
+    suit = SUIT_MASK_OF[king]
     legal = engine.legal_actions(d.before).cards
     return any(1 << c & suit and c < king for c in legal)
 

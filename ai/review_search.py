@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import engine
 from engine import Contract, Deal, TarotError, apply_in_place
 
-from .cardset import bits, mask
+from .cardset import cards_of, mask_of
 from .determinize import rebuild
 from .knowledge import Knowledge, knowledge_of
 from .playout import PlayState, rollout
@@ -139,7 +139,7 @@ def _cards_left(deal: Deal) -> int:
 
 
 def _card(view: engine.View, chosen: str, work: Work, rng: random.Random) -> Estimate:
-    moves = bits(mask(view.legal.cards))
+    moves: list[int] = list(cards_of(mask_of(view.legal.cards)))
     out = Estimate()
     k = knowledge_of(view)
     for state in _play_states(view, k, work, rng):
@@ -162,7 +162,7 @@ def _card(view: engine.View, chosen: str, work: Work, rng: random.Random) -> Est
 def _poignee(view: engine.View, chosen: str, work: Work, rng: random.Random) -> Estimate:
     seat = view.seat
     assert seat is not None
-    offers = {o.level.code: mask(o.cards) for o in view.legal.poignees}
+    offers = {o.level.code: mask_of(o.cards) for o in view.legal.poignees}
     out = Estimate()
     k = knowledge_of(view)
     for state in _play_states(view, k, work, rng):
@@ -222,9 +222,9 @@ def _bid(view: engine.View, chosen: str, work: Work, rng: random.Random) -> Esti
 def _discard(view: engine.View, chosen: str, work: Work, rng: random.Random) -> Estimate:
     rule = view.legal.discard
     assert rule is not None and view.seat is not None
-    hand = mask(view.hand)
+    hand = mask_of(view.hand)
     candidates = {discard_key(m): m for m in _discard_candidates(hand, rule)}
-    candidates.setdefault(chosen, mask(engine.parse_cards(chosen.split())))
+    candidates.setdefault(chosen, mask_of(engine.parse_cards(chosen.split())))
     out = Estimate()
     k = knowledge_of(view)
     while work.more():
