@@ -24,6 +24,8 @@ from protocol import models as m
 
 from ..redis.servers import ROOT, Node, RedisServer
 
+pytestmark = pytest.mark.redis  # a redis-server of the test's own
+
 STALL_SECONDS = 2.5
 
 
