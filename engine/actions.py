@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .cards import CODES, Card
+from .errors import UnknownContract
 
 
 class Contract(IntEnum):
@@ -36,7 +37,7 @@ class Contract(IntEnum):
         for contract in cls:
             if contract.code == code:
                 return contract
-        raise ValueError(f"unknown bid {code!r}")
+        raise UnknownContract(f"unknown bid {code!r}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NewType, cast
 
+from .errors import UnknownCard
+
 Card = NewType("Card", int)
 
 SUITS = ("S", "H", "D", "C")
@@ -93,10 +95,6 @@ _BYTE_HALF_POINTS: tuple[tuple[int, ...], ...] = tuple(
     )
     for b in range(10)
 )
-
-
-class UnknownCard(ValueError):
-    """A string that is not one of the 78 card codes."""
 
 
 def parse_card(code: str) -> Card:

@@ -24,7 +24,7 @@ from .cards import (
     cards_of,
     mask_of,
 )
-from .errors import IllegalDiscard
+from .errors import DiscardedNotInHand, IllegalDiscard
 from .state import Deal, Phase
 
 
@@ -77,9 +77,7 @@ def check_discard(deal: Deal, cards: frozenset[Card]) -> int:
         raise IllegalDiscard(f"seat {seat} discarded {len(cards)} cards but must discard 6")
     if mask & ~hand:
         missing = " ".join(CODES[c] for c in cards_of(mask & ~hand))
-        raise IllegalDiscard(
-            f"seat {seat} discarded {missing} not in hand", code="card_not_in_hand"
-        )
+        raise DiscardedNotInHand(f"seat {seat} discarded {missing} not in hand")
     if mask & KINGS:
         kings = " ".join(CODES[c] for c in cards_of(mask & KINGS))
         raise IllegalDiscard(f"seat {seat} discarded {kings}: no king may be discarded")

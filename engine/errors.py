@@ -1,5 +1,10 @@
 """Typed errors. Every refusal names its stable ``code`` and the ruling it enforces.
 
+One hierarchy: everything the engine raises on purpose is a ``TarotError``. The
+``code`` belongs to the class (the class that defines it is named after it),
+so a handler may switch on either; the ruling (docs/RULES.md) is the class's
+too, and an instance names another only where one refusal serves two rulings
+(a discard in a garde sans is R7's, a poignee with discarded trumps R9's).
 An error raised by ``apply`` means the action was refused and nothing changed.
 """
 
@@ -12,11 +17,9 @@ class TarotError(Exception):
     code = "tarot_error"
     rule = ""
 
-    def __init__(self, message: str, *, code: str | None = None, rule: str | None = None) -> None:
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
         super().__init__(message)
         self.message = message
-        if code is not None:
-            self.code = code
         if rule is not None:
             self.rule = rule
 
@@ -64,8 +67,18 @@ class IllegalPlay(IllegalAction):
     rule = "R11"
 
 
-class CardNotInHand(IllegalPlay):
+class CardNotInHand(IllegalAction):
+    """A card the seat does not hold: played (R11) or discarded (R6)."""
+
     code = "card_not_in_hand"
+
+
+class PlayedNotInHand(CardNotInHand, IllegalPlay):
+    pass
+
+
+class DiscardedNotInHand(CardNotInHand, IllegalDiscard):
+    pass
 
 
 class MustFollowSuit(IllegalPlay):
@@ -94,4 +107,22 @@ class InvalidDeal(TarotError):
 class RecordError(TarotError):
     """A game record that is malformed or breaks a rule; ``str`` is one line."""
 
-    code = "bad_record"
+    code = "record_error"
+
+
+class UnknownCard(TarotError, ValueError):
+    """A string that is not one of the 78 card codes (docs/RECORD.md)."""
+
+    code = "unknown_card"
+
+
+class UnknownContract(TarotError, ValueError):
+    """A string that is not one of the five bid codes (docs/RECORD.md)."""
+
+    code = "unknown_contract"
+
+
+class DealNotOver(TarotError):
+    """Only a finished (or cancelled) deal has a score sheet."""
+
+    code = "deal_not_over"

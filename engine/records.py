@@ -14,9 +14,9 @@ from typing import Any
 
 from .actions import Action, Bid, Contract, DeclareChelem, Discard, Play, ShowPoignee
 from .bidding import bidder_seat
-from .cards import CODES, Card, UnknownCard, cards_of, parse_card
+from .cards import CODES, Card, cards_of, parse_card
 from .deal import deal_from_hands
-from .errors import InvalidDeal, RecordError, TarotError
+from .errors import InvalidDeal, RecordError, TarotError, UnknownCard, UnknownContract
 from .game import CANCEL_RULES, apply_in_place
 from .state import Deal, Phase
 
@@ -55,7 +55,10 @@ def load_record(record: Any) -> Deal:
         try:
             apply_in_place(deal, action)
         except TarotError as e:
-            raise RecordError(f"{where}: {e.message}", code=e.code, rule=e.rule) from e
+            raise RecordError(f"{where}: {e.message}", rule=e.rule) from e
+    if deal.phase is Phase.BIDDING:
+        missing = f"bids[{len(deal.bids)}]"
+        raise RecordError(f"{missing}: missing, every seat bids once", rule="R5")
     if deal.phase is not Phase.DONE:
         raise RecordError(f"{_missing(deal)}: the record ends before the deal is over")
     return deal
@@ -70,7 +73,6 @@ def parse_record(text: str) -> Any:
 
 def _missing(deal: Deal) -> str:
     return {
-        Phase.BIDDING: f"bids[{len(deal.bids)}]",
         Phase.DISCARD: "discard",
         Phase.CHELEM: "chelem",
         Phase.PLAY: f"plays[{72 - sum(h.bit_count() for h in deal.hands)}]",
@@ -96,7 +98,7 @@ def _deal_of(record: Any) -> Deal:
     try:
         return deal_from_hands(dealer, parsed, chien)
     except InvalidDeal as e:
-        raise RecordError(e.message, code=e.code, rule=e.rule) from e
+        raise RecordError(e.message, rule=e.rule) from e
 
 
 def _cards(where: str, items: Any) -> list[Card]:
@@ -126,6 +128,8 @@ def _actions(record: dict[str, Any], deal: Deal) -> Iterator[tuple[str, Action]]
     if not isinstance(bids, list):
         raise RecordError("bids must be a list")
     for i, code in enumerate(bids):
+        if i == 4 and deal.phase is not Phase.DONE:  # after all pass, R4 says why
+            raise RecordError("bids[4]: a fifth bid, but every seat bids once", rule="R5")
         yield f"bids[{i}]", Bid(bidder_seat(deal, i), _contract(f"bids[{i}]", code))
     if deal.phase is Phase.DONE:
         _no_more(record, deal, ("discard", "chelem", "poignees", "plays"))
@@ -172,7 +176,7 @@ def _poignees(record: dict[str, Any]) -> dict[int, frozenset[Any]]:
     out = {}
     for key, cards in raw.items():
         if key not in ("0", "1", "2", "3"):
-            raise RecordError(f"poignees: {key!r} is not a seat")
+            raise RecordError(f"poignees: {key!r} is not a seat", rule="R8")
         out[int(key)] = _card_set(f'poignees["{key}"]', cards)
     return out
 
@@ -180,7 +184,7 @@ def _poignees(record: dict[str, Any]) -> dict[int, frozenset[Any]]:
 def _contract(where: str, code: Any) -> Contract:
     try:
         return Contract.from_code(code)
-    except ValueError as e:
+    except UnknownContract as e:
         raise RecordError(f"{where}: {e}") from e
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from .actions import Contract
 from .cards import BOUTS, half_points
 from .declarations import PoigneeLevel
+from .errors import DealNotOver
 from .state import DEFENCE_SIDE, TAKER_SIDE, Deal, Phase
 
 TARGETS = (56, 51, 41, 36)  # by bouts held (R15)
@@ -99,7 +100,7 @@ def taker_cards(deal: Deal) -> int:
 def score(deal: Deal) -> ScoreSheet:
     """The score sheet of a finished or cancelled deal."""
     if deal.phase is not Phase.DONE:
-        raise ValueError("the deal is not over")
+        raise DealNotOver("the deal is not over")
     if deal.cancelled:
         return ScoreSheet("cancelled", (0, 0, 0, 0), reason=deal.cancelled)
     bouts, points2, target = _count(deal)

@@ -28,7 +28,7 @@ from .cards import (
     TRUMPS,
     Card,
 )
-from .errors import CardNotInHand, MustFollowSuit, MustOvertrump, MustTrump
+from .errors import MustFollowSuit, MustOvertrump, MustTrump, PlayedNotInHand
 from .state import DEFENCE_SIDE, TAKER_SIDE, Deal, Phase, Trick
 
 LAST_TRICK = 17
@@ -99,7 +99,7 @@ def refuse_play(deal: Deal, seat: int, card: Card) -> None:
     hand = deal.hands[seat]
     code = CODES[card]
     if not hand >> card & 1:
-        raise CardNotInHand(f"seat {seat} played {code}, not in hand")
+        raise PlayedNotInHand(f"seat {seat} played {code}, not in hand")
     suit = led_suit_mask(deal.trick)
     if suit != TRUMPS and hand & suit:
         name = SUIT_NAMES[SUIT_MASKS.index(suit)]

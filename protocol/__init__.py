@@ -9,7 +9,7 @@ A frame in, a typed message out, and back (docs/PROTOCOL.md):
 >>> JSON.decode_client('{"type": "join", "table_id": "t1", "seat": 9}')
 Traceback (most recent call last):
     ...
-protocol.errors.ProtocolError: ...
+protocol.errors.InvalidMessage: join: seat: ...
 """
 
 from .codecs import (
@@ -24,7 +24,16 @@ from .codecs import (
     decode_client,
     request_id,
 )
-from .errors import ERROR_CODES, ProtocolError
+from .errors import (
+    ERROR_CODES,
+    BadFrame,
+    FrameTooLarge,
+    HelloRequired,
+    InvalidMessage,
+    ProtocolError,
+    UnknownType,
+    UnsupportedVersion,
+)
 from .models import (
     CLIENT_MESSAGES,
     EVENTS,
@@ -48,10 +57,16 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "SUBPROTOCOLS",
+    "BadFrame",
     "ClientMessage",
     "Codec",
+    "FrameTooLarge",
+    "HelloRequired",
+    "InvalidMessage",
     "ProtocolError",
     "ServerMessage",
+    "UnknownType",
+    "UnsupportedVersion",
     "codec_for",
     "decode_client",
     "request_id",

@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel, ValidationError
 
-from .errors import ProtocolError
+from .errors import BadFrame, FrameTooLarge, InvalidMessage, UnknownType
 from .models import (
     CLIENT_MESSAGES,
     MAX_FRAME_BYTES,
@@ -44,9 +44,7 @@ class Codec:
     def loads(self, frame: str | bytes) -> Any:
         size = len(frame) if isinstance(frame, bytes) else _utf8_size(frame)
         if size > MAX_FRAME_BYTES:
-            raise ProtocolError(
-                "frame_too_large", f"frame of {size} bytes, limit {MAX_FRAME_BYTES}"
-            )
+            raise FrameTooLarge(f"frame of {size} bytes, limit {MAX_FRAME_BYTES}")
         try:
             if self.binary:
                 if isinstance(frame, str):
@@ -56,7 +54,7 @@ class Codec:
                 raise ValueError("a binary frame on a JSON connection")
             return json.loads(frame)
         except (ValueError, msgpack.UnpackException, RecursionError) as e:
-            raise ProtocolError("bad_frame", f"cannot decode the frame: {e}") from e
+            raise BadFrame(f"cannot decode the frame: {e}") from e
 
     def encode(self, message: BaseModel) -> str | bytes:
         return self.dumps(message.model_dump(mode="json"))
@@ -85,18 +83,16 @@ def codec_for(subprotocol: str | None) -> Codec:
 def decode_client(data: Any) -> ClientMessage:
     """Validate a decoded frame as a client message, or raise a typed ProtocolError."""
     if not isinstance(data, dict):
-        raise ProtocolError("bad_frame", "a message must be an object")
+        raise BadFrame("a message must be an object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}", request_id(data))
+        raise UnknownType(f"unknown message type {kind!r}", request_id(data))
     try:
         return CLIENT_MESSAGES.validate_python(data)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or kind
-        raise ProtocolError(
-            "invalid_message", f"{kind}: {where}: {first['msg']}", request_id(data)
-        ) from e
+        raise InvalidMessage(f"{kind}: {where}: {first['msg']}", request_id(data)) from e
 
 
 def request_id(data: Any) -> RequestId | None:

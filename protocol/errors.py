@@ -1,4 +1,8 @@
-"""Stable error codes of the protocol, and the error raised while decoding."""
+"""Stable error codes of the protocol, and the errors raised before a message reaches a table.
+
+One class per code a refusal before the table may carry; the code is the class's
+own, and every one is in ``ERROR_CODES`` (a test checks it).
+"""
 
 from __future__ import annotations
 
@@ -28,11 +32,35 @@ ERROR_CODES: dict[str, str] = {
 
 
 class ProtocolError(Exception):
-    """A frame or message refused before it reached a table."""
+    """A frame or message refused before it reached a table; ``code`` is the class's."""
 
-    def __init__(self, code: str, message: str, request_id: str | int | None = None) -> None:
-        assert code in ERROR_CODES, code
+    code = "invalid_message"
+
+    def __init__(self, message: str, request_id: str | int | None = None) -> None:
         super().__init__(message)
-        self.code = code
         self.message = message
         self.request_id = request_id  # the refused message's ``id``, when it could be read
+
+
+class BadFrame(ProtocolError):
+    code = "bad_frame"
+
+
+class UnknownType(ProtocolError):
+    code = "unknown_type"
+
+
+class InvalidMessage(ProtocolError):
+    code = "invalid_message"
+
+
+class FrameTooLarge(ProtocolError):
+    code = "frame_too_large"
+
+
+class HelloRequired(ProtocolError):
+    code = "hello_required"
+
+
+class UnsupportedVersion(ProtocolError):
+    code = "unsupported_version"

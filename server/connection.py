@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
 from protocol import models as m
 from protocol.convert import action_of
+from protocol.errors import HelloRequired, UnsupportedVersion
 
 from . import transitions as tr
 from .node import Node
@@ -147,7 +148,7 @@ class Connection:
         if isinstance(message, m.Hello):
             return self._hello(message)
         if not self.greeted:
-            raise ProtocolError("hello_required", "say hello first (with the protocol version)")
+            raise HelloRequired("say hello first (with the protocol version)")
         re = message.id
         match message:
             case m.Ping():
@@ -186,8 +187,7 @@ class Connection:
 
     def _hello(self, hello: m.Hello) -> None:
         if hello.protocol != PROTOCOL_VERSION:
-            raise ProtocolError(
-                "unsupported_version",
+            raise UnsupportedVersion(
                 f"protocol {hello.protocol} is not supported; "
                 f"this server speaks {PROTOCOL_VERSION}",
             )

@@ -171,7 +171,7 @@ def test_poignee_invalid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     line = refused(tmp_path, capsys, changed(poignees={"2": [*nine, "KH"]}))
     assert line == 'poignees["2"]: seat 2 showed KH, not trumps it may show (R8)'
     line = refused(tmp_path, capsys, changed(poignees={"5": nine}))
-    assert line == "poignees: '5' is not a seat"
+    assert line == "poignees: '5' is not a seat (R8)"
     # seat 0 holds no trump: its poignee is refused when it would play its first card
     line = refused(tmp_path, capsys, changed(poignees={"0": [f"T{n}" for n in range(1, 11)]}))
     assert line.startswith('poignees["0"]: seat 0 showed T1') and line.endswith("(R8)")
@@ -183,7 +183,17 @@ def test_record_ending_early(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert refused(tmp_path, capsys, rec) == "plays[40]: the record ends before the deal is over"
     rec = {k: v for k, v in record().items() if k in ("format", "dealer", "hands", "chien")}
     rec["bids"] = ["garde", "pass", "pass"]
-    assert refused(tmp_path, capsys, rec) == "bids[3]: the record ends before the deal is over"
+    assert refused(tmp_path, capsys, rec) == "bids[3]: missing, every seat bids once (R5)"
+    rec["bids"] = []
+    assert refused(tmp_path, capsys, rec) == "bids[0]: missing, every seat bids once (R5)"
+
+
+def test_a_fifth_bid_breaks_R5(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for fifth in ("pass", "garde_contre"):
+        rec = record()
+        rec["bids"] = [*rec["bids"], fifth]
+        line = refused(tmp_path, capsys, rec)
+        assert line == "bids[4]: a fifth bid, but every seat bids once (R5)"
 
 
 def test_extra_plays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,7 +6,9 @@ import pytest
 
 import engine
 from engine import (
+    CardNotInHand,
     Discard,
+    DiscardedNotInHand,
     IllegalDiscard,
     NotYourTurn,
     Phase,
@@ -66,9 +68,9 @@ def test_R6_no_king_no_bout_ordinary_first() -> None:
     for text, named, why in cases:
         error = refuse(deal, Discard(0, card_set(text)), IllegalDiscard, "illegal_discard", "R6")
         assert named in str(error) and why in str(error)
-    refuse(
-        deal, Discard(0, card_set("JS 1S 2S 3S 4S 5S")), IllegalDiscard, "card_not_in_hand", "R6"
-    )
+    outside = card_set("JS 1S 2S 3S 4S 5S")
+    error = refuse(deal, Discard(0, outside), DiscardedNotInHand, "card_not_in_hand", "R6")
+    assert isinstance(error, CardNotInHand) and isinstance(error, IllegalDiscard)
     refuse(deal, Discard(1, card_set("1S..6S")), NotYourTurn, "not_your_turn", "R1")
     # Queens, Knights and Jacks are ordinary: they may go
     after = discard(deal, "QC NC JC 10C 9C 1S")

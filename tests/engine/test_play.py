@@ -9,11 +9,13 @@ from engine import (
     EXCUSE,
     CardNotInHand,
     Deal,
+    IllegalPlay,
     MustFollowSuit,
     MustOvertrump,
     MustTrump,
     NotYourTurn,
     Play,
+    PlayedNotInHand,
     parse_card,
     view,
 )
@@ -103,7 +105,8 @@ def test_R11_excuse_may_be_played_any_time_and_led() -> None:
 
 def test_R11_a_card_not_in_hand_is_refused() -> None:
     deal = play(follow_deal(), "1H")
-    error = refuse(deal, Play(1, parse_card("KH")), CardNotInHand, "card_not_in_hand", "R11")
+    error = refuse(deal, Play(1, parse_card("KH")), PlayedNotInHand, "card_not_in_hand", "R11")
+    assert isinstance(error, CardNotInHand) and isinstance(error, IllegalPlay)
     assert "KH" in str(error)
 
 
