@@ -86,11 +86,16 @@ def review(
         entries.append(entry)
         if progress is not None:
             progress(len(entries), len(work))
+    return assemble(entries, settings)
+
+
+def assemble(entries: list[dict[str, Any]], settings: Settings) -> dict[str, Any]:
+    """The review of the jobs' entries (in the order of the record) and its summary."""
     return {
         "budget_ms": settings.budget_ms,
         "seed": settings.seed,
         "seats": list(settings.seats),
-        "thresholds": dict((name, points) for name, points in THRESHOLDS),
+        "thresholds": dict(THRESHOLDS),
         "decisions": entries,
         "summary": summary(entries, settings.seats),
     }
@@ -227,7 +232,9 @@ __all__ = [
     "HINDSIGHT_TRICKS",
     "LABELS",
     "THRESHOLDS",
+    "Job",
     "Settings",
+    "assemble",
     "hindsight",
     "jobs",
     "judge",

@@ -27,6 +27,8 @@ ERROR_CODES: dict[str, str] = {
     "illegal_action": "the rules refuse the action (``rule`` names the ruling)",
     "stale": "the table moved on while the action was applied; look at the new state",
     "unavailable": "the table store does not answer; try again",
+    "review_unavailable": "no finished deal of that number to review at this connection's table",
+    "review_limit": "a review is running for this connection, or it asked for too many",
     "internal": "an unexpected server error; nothing changed",
 }
 

@@ -18,9 +18,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import resource_tracker
+from typing import TypeVar
 
 import engine
 from ai import make_bot
@@ -29,6 +31,8 @@ log = logging.getLogger("tarot.bots")
 
 INLINE_LEVELS = frozenset({"random", "basic"})
 PARENT_CHECK_SECONDS = 0.5
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
@@ -103,6 +107,17 @@ class BotRunner:
         finally:
             self.decisions += 1
             self.seconds += time.perf_counter() - start
+
+    async def run(self, job: Callable[[T], R], arg: T) -> R:
+        """Any other work for the worker processes (a deal review's decisions), off the loop."""
+        loop = asyncio.get_running_loop()
+        pool = self._ensure_pool()
+        try:
+            return await loop.run_in_executor(pool, job, arg)
+        except BrokenProcessPool:
+            log.warning("a bot worker died: starting new workers")
+            self._replace(pool)
+            return await loop.run_in_executor(self._ensure_pool(), job, arg)
 
     def _ensure_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:

@@ -23,6 +23,7 @@ from protocol.errors import HelloRequired, UnsupportedVersion
 
 from . import transitions as tr
 from .node import Node
+from .reviews import ConnectionReviews
 from .table import TableRuntime, now_ms
 
 log = logging.getLogger("tarot.connection")
@@ -60,6 +61,7 @@ class Connection:
         self.greeted = False
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)
         self.strikes = 0
+        self.reviews = ConnectionReviews(node.reviews, self.send)
 
     # Subscriber interface (see table.Subscriber)
     def send_frame(self, frame: str | bytes) -> None:
@@ -178,6 +180,8 @@ class Connection:
                 self._ack(runtime, re)
             case m.Leave():
                 await self._leave(re)
+            case m.ReviewDeal(deal_number=number):
+                self.reviews.request(self.table, number, re)
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:
@@ -272,6 +276,7 @@ class Connection:
 
     async def _gone(self) -> None:
         """The connection closed: a seated player's grace period starts."""
+        self.reviews.close()
         runtime, seat = self.table, self.seat
         if runtime is None:
             return

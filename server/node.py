@@ -17,6 +17,7 @@ from protocol import models as m
 from . import transitions as tr
 from .bots import BotRunner
 from .metrics import Metrics
+from .reviews import Reviews
 from .settings import Settings
 from .store import StoreError, TableStore, Update
 from .table import TableRuntime, now_ms
@@ -32,6 +33,7 @@ class Node:
         self.settings = settings
         self.store = store
         self.bots = bots or BotRunner(settings.bot_workers)
+        self.reviews = Reviews(self.bots)
         self.metrics = Metrics()
         store.attach_metrics(self.metrics)
         self.runtimes: dict[str, TableRuntime] = {}

@@ -14,6 +14,7 @@ from .base import (
     TableId,
 )
 from .events import EventModel
+from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
 
@@ -123,6 +124,25 @@ class Error(Reply):
     reason: str | None = None  # the engine's finer code, e.g. must_follow_suit
 
 
+class ReviewProgress(Reply):
+    """A ``review_deal`` in progress: ``done`` of ``total`` decisions analysed."""
+
+    type: Literal["review_progress"] = "review_progress"
+    table_id: TableId
+    deal_number: int
+    done: int
+    total: int
+
+
+class DealReview(Reply):
+    """The answer to ``review_deal``: every decision of the deal judged (``tarot review``)."""
+
+    type: Literal["deal_review"] = "deal_review"
+    table_id: TableId
+    deal_number: int
+    review: Review
+
+
 class Bye(Model):
     """The server closes this connection: ``replaced``, ``shutdown``, ``abuse``..."""
 
@@ -144,6 +164,8 @@ ServerMessage = Annotated[
     | Pong
     | Ack
     | Error
+    | ReviewProgress
+    | DealReview
     | Bye,
     Field(discriminator="type"),
 ]

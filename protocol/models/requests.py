@@ -82,6 +82,13 @@ class Leave(Request):
     type: Literal["leave"] = "leave"
 
 
+class ReviewDeal(Request):
+    """Review the deal just played at this connection's table (``deal_number``) by the AI."""
+
+    type: Literal["review_deal"] = "review_deal"
+    deal_number: int = Field(ge=1)
+
+
 class Ping(Request):
     type: Literal["ping"] = "ping"
 
@@ -97,6 +104,7 @@ ClientMessage = Annotated[
     | Act
     | NextDeal
     | Leave
+    | ReviewDeal
     | Ping,
     Field(discriminator="type"),
 ]

@@ -69,7 +69,9 @@ def from_annotation(tp: Any, limits: dict[str, Any]) -> st.SearchStrategy[Any]: 
             from_annotation(item, {}), min_size=limits.get("min_length", 0), max_size=size
         )
     if origin is dict:
-        return st.dictionaries(st.text(max_size=8), json_values, max_size=4)
+        key, value = get_args(tp) or (str, Any)
+        keys = st.text(max_size=8) if key is str else from_annotation(key, {})
+        return st.dictionaries(keys, from_annotation(value, {}), max_size=4)
     if tp is type(None):
         return st.none()
     if tp is Any:
