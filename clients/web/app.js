@@ -22,7 +22,7 @@ import { saved } from "./dom.js";
 import { errorText, setLang, t } from "./i18n.js";
 import { poigneePool } from "./game.js";
 import { formOptions } from "./lobby.js";
-import { Connection, defaultUrl } from "./net.js";
+import { Connection } from "./net.js";
 import { enqueue } from "./queue.js";
 import {
   clearHash,
@@ -37,6 +37,7 @@ import {
   toast,
   updateTimers,
 } from "./render.js";
+import { chooseServer, consentTo, issuedBy } from "./servers.js";
 import { heartbeat, loadSession, storeSession } from "./session.js";
 import { app, params } from "./state.js";
 
@@ -47,7 +48,8 @@ function onStatus(status) {
 }
 
 function onReady() {
-  const session = app.session;
+  // A seat or table remembered from another server is not this one's: its token stays home.
+  const session = app.session && issuedBy(app.session, app.net.url) ? app.session : null;
   if (session && session.token && !app.replaced) {
     resume(session);
   } else if (session && session.watch) {
@@ -218,6 +220,22 @@ const ACTIONS = {
     onReady();
     renderAll();
   },
+  "server-connect": () => {
+    const url = app.lobby.askServer;
+    if (!url) return;
+    consentTo(url);
+    app.lobby.askServer = null;
+    connectTo(url);
+    renderAll();
+  },
+  "server-stay": () => {
+    app.lobby.askServer = null;
+    const query = new URLSearchParams(window.location.search);
+    query.delete("server");
+    const search = query.toString();
+    window.history.replaceState(null, "", `${window.location.pathname}${search ? `?${search}` : ""}${window.location.hash}`);
+    renderAll();
+  },
   "toggle-display": () => {
     const bar = document.querySelector(".topbar");
     const open = bar.classList.toggle("open");
@@ -315,6 +333,16 @@ function onSubmit(e) {
   createAndJoin(formOptions(form), false);
 }
 
+/** Talk to `url` from now on (the page's own server, or one the player agreed to). */
+function connectTo(url) {
+  if (app.net) app.net.stop();
+  app.table = null;
+  app.queue = [];
+  app.receivedSeq = 0;
+  app.net = new Connection(url, { onMessage, onStatus, onReady });
+  app.net.connect();
+}
+
 function boot() {
   installSprite();
   installHeader();
@@ -352,9 +380,10 @@ function boot() {
   setInterval(updateTimers, 1000);
   setInterval(heartbeat, 2000);
   window.addEventListener("resize", layoutHand);
+  const server = chooseServer(params);
+  app.lobby.askServer = server.ask;
   renderAll();
-  app.net = new Connection(params.get("server") || defaultUrl(), { onMessage, onStatus, onReady });
-  app.net.connect();
+  connectTo(server.url);
   // A handle for tests and the curious: the state, and a way to drop the connection.
   window.cardavia = { app, drop: () => app.net.drop() };
 }

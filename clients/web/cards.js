@@ -4,10 +4,22 @@
 // Display only: no rule of the game lives here.
 
 import { courtPortrait, courtSymbols } from "./courts.js";
+import { trusted } from "./dom.js";
 
 const RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"];
 const SUIT_ORDER = ["S", "H", "C", "D"]; // alternate cool and warm colours in the hand
 export const SUITS = ["S", "H", "D", "C"];
+
+/** The 78 codes of RECORD.md: anything else a server sends is drawn as a blank card. */
+export const CODES = new Set([
+  "EX",
+  ...Array.from({ length: 21 }, (_, i) => `T${i + 1}`),
+  ...["S", "H", "D", "C"].flatMap((suit) => RANKS.map((rank) => `${rank}${suit}`)),
+]);
+
+export function isCard(code) {
+  return typeof code === "string" && CODES.has(code);
+}
 
 /** Parse a card code: {kind: "trump", n} | {kind: "excuse"} | {kind: "suit", suit, rank, value}. */
 export function parse(code) {
@@ -19,6 +31,7 @@ export function parse(code) {
 }
 
 function sortKey(code) {
+  if (!isCard(code)) return 600;
   const c = parse(code);
   if (c.kind === "trump") return 400 + c.n;
   if (c.kind === "excuse") return 500;
@@ -31,7 +44,7 @@ export function sortHand(cards) {
 }
 
 export function isTrump(code) {
-  return code[0] === "T";
+  return isCard(code) && code[0] === "T";
 }
 
 export function isBout(code) {
@@ -39,7 +52,7 @@ export function isBout(code) {
 }
 
 export function isKing(code) {
-  return code.length === 2 && code[0] === "K";
+  return isCard(code) && code.length === 2 && code[0] === "K";
 }
 
 // ------------------------------------------------------------------ names
@@ -82,6 +95,7 @@ const NAMES = {
 
 /** The spoken name of a card, e.g. "Queen of Cups", "Trump 21", "the Excuse". */
 export function cardName(code, lang = "en", face = "marseille") {
+  if (!isCard(code)) return "?";
   const names = NAMES[lang] || NAMES.en;
   const c = parse(code);
   if (c.kind === "excuse") return names.excuse;
@@ -349,19 +363,20 @@ function excuseFace() {
   );
 }
 
-/** The SVG markup of a card face. */
+/** The SVG of a card face, as Html: drawn from constants, for one of the 78 codes only. */
 export function cardSVG(code, face = "marseille", lang = "en") {
+  if (!isCard(code)) return backSVG();
   const c = parse(code);
   let inner;
   if (c.kind === "trump") inner = trumpFace(c);
   else if (c.kind === "excuse") inner = excuseFace();
   else inner = suitFace(c, face, lang);
-  return `<svg class="face" viewBox="0 0 100 160" aria-hidden="true" focusable="false">${inner}</svg>`;
+  return trusted(`<svg class="face" viewBox="0 0 100 160" aria-hidden="true" focusable="false">${inner}</svg>`);
 }
 
-/** The SVG markup of a card back. */
+/** The SVG of a card back, as Html. */
 export function backSVG() {
-  return (
+  return trusted(
     '<svg class="face" viewBox="0 0 100 160" aria-hidden="true" focusable="false">' +
     '<rect x="1.5" y="1.5" width="97" height="157" rx="8" fill="#fffaf0" stroke="#5b4a2e" stroke-width="1.6"/>' +
     '<rect x="7" y="7" width="86" height="146" rx="5" fill="url(#back-pattern)"/>' +

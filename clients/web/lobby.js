@@ -2,7 +2,7 @@
 // the open tables (take a seat, watch), and invitations by link.
 
 import { cardSVG } from "./cards.js";
-import { esc } from "./dom.js";
+import { html } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { QUICK_AI_LEVELS } from "./state.js";
 
@@ -12,7 +12,7 @@ const GRACE_SECONDS = [30, 60, 120, 300];
 const MULTI_DEALS = [3, 5, 10];
 
 function option(value, label, selected) {
-  return `<option value="${esc(value)}"${String(value) === String(selected) ? " selected" : ""}>${esc(label)}</option>`;
+  return html`<option value="${value}"${String(value) === String(selected) ? html` selected` : ""}>${label}</option>`;
 }
 
 const FAN = ["T21", "KH", "EX", "QS", "T1"];
@@ -22,57 +22,34 @@ function fanHTML(ctx) {
     const angle = (i - 2) * 14;
     const shift = (i - 2) * 26;
     const lift = Math.abs(i - 2) * 6;
-    return `<span class="card" style="transform: translate(calc(-50% + ${shift}px), ${lift}px) rotate(${angle}deg)">${cardSVG(code, ctx.face, ctx.lang)}</span>`;
+    return html`<span class="card" style="transform: translate(calc(-50% + ${shift}px), ${lift}px) rotate(${angle}deg)">${cardSVG(code, ctx.face, ctx.lang)}</span>`;
   });
-  return `<div class="hero-fan" aria-hidden="true">${cards.join("")}</div>`;
+  return html`<div class="hero-fan" aria-hidden="true">${cards}</div>`;
 }
 
 function heroHTML(ctx) {
-  return (
-    `<section class="hero panel">${fanHTML(ctx)}` +
-    `<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${esc(t("lobby.quick"))}</button>` +
-    `<p class="tagline">${esc(t("lobby.tagline"))}</p>` +
-    `<div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${esc(t("lobby.multi", { n: ctx.multiDeals }))}</button>` +
-    `<label class="inline">${esc(t("lobby.deals"))} <select id="multi-deals" data-change="multi-deals">${MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals)).join("")}</select></label></div>` +
-    `<div class="multi"><label class="inline">${esc(t("lobby.aiLevel"))} <select id="quick-ai" data-change="quick-ai">${QUICK_AI_LEVELS.map((l) => option(l, t(`ai.${l}`), ctx.quickAi)).join("")}</select></label></div>` +
-    `</section>`
-  );
+  const deals = MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals));
+  const levels = QUICK_AI_LEVELS.map((l) => option(l, t(`ai.${l}`), ctx.quickAi));
+  return html`<section class="hero panel">${fanHTML(ctx)}<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${t("lobby.quick")}</button><p class="tagline">${t("lobby.tagline")}</p><div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${t("lobby.multi", { n: ctx.multiDeals })}</button><label class="inline">${t("lobby.deals")} <select id="multi-deals" data-change="multi-deals">${deals}</select></label></div><div class="multi"><label class="inline">${t("lobby.aiLevel")} <select id="quick-ai" data-change="quick-ai">${levels}</select></label></div></section>`;
 }
 
 function nameHTML(ctx) {
-  return (
-    `<section class="panel you"><label for="player-name">${esc(t("lobby.yourName"))}</label>` +
-    `<input id="player-name" maxlength="40" autocomplete="nickname" value="${esc(ctx.name)}" placeholder="${esc(t("lobby.namePlaceholder"))}" data-change="player-name"></section>`
-  );
+  return html`<section class="panel you"><label for="player-name">${t("lobby.yourName")}</label><input id="player-name" maxlength="40" autocomplete="nickname" value="${ctx.name}" placeholder="${t("lobby.namePlaceholder")}" data-change="player-name"></section>`;
 }
 
 function inviteHTML(ctx) {
   const inv = ctx.invite;
   if (!inv) return "";
-  return (
-    `<section class="panel invited" aria-labelledby="invited-title"><h2 id="invited-title">${esc(t("lobby.invited"))}</h2>` +
-    `<p>${esc(t("lobby.invitedText", { id: inv.table_id }))}</p>` +
-    `<div class="buttons"><button type="button" class="btn primary" data-action="join-invite" data-key="join-invite">${esc(t("lobby.takeSeat"))}</button>` +
-    `<button type="button" class="btn" data-action="watch-invite">${esc(t("lobby.watch"))}</button>` +
-    `<button type="button" class="btn" data-action="dismiss-invite">${esc(t("lobby.dismiss"))}</button></div></section>`
-  );
+  return html`<section class="panel invited" aria-labelledby="invited-title"><h2 id="invited-title">${t("lobby.invited")}</h2><p>${t("lobby.invitedText", { id: inv.table_id })}</p><div class="buttons"><button type="button" class="btn primary" data-action="join-invite" data-key="join-invite">${t("lobby.takeSeat")}</button><button type="button" class="btn" data-action="watch-invite">${t("lobby.watch")}</button><button type="button" class="btn" data-action="dismiss-invite">${t("lobby.dismiss")}</button></div></section>`;
 }
 
 function createHTML(ctx) {
   const f = ctx.form;
-  return (
-    `<section class="panel create" aria-labelledby="create-title"><h2 id="create-title">${esc(t("lobby.create"))}</h2>` +
-    `<form id="create-form" data-submit="create">` +
-    `<label>${esc(t("lobby.tableName"))}<input name="name" maxlength="60" value="${esc(f.name)}" placeholder="${esc(t("lobby.tableNamePlaceholder"))}"></label>` +
-    `<div class="row"><label>${esc(t("lobby.deals"))}<input name="deals" type="number" min="1" max="1000" value="${esc(f.deals)}"${f.endless ? " disabled" : ""}></label>` +
-    `<label class="check"><input name="endless" type="checkbox"${f.endless ? " checked" : ""} data-change="endless"> ${esc(t("lobby.endless"))}</label></div>` +
-    `<div class="row"><label>${esc(t("lobby.aiLevel"))}<select name="ai_level">${AI_LEVELS.map((l) => option(l, t(`ai.${l}`), f.ai_level)).join("")}</select></label>` +
-    `<label>${esc(t("lobby.turnTime"))}<select name="turn_seconds">${TURN_SECONDS.map((s) => option(s, s ? t("lobby.seconds", { n: s }) : t("lobby.noLimit"), f.turn_seconds)).join("")}</select></label></div>` +
-    `<div class="row"><label>${esc(t("lobby.grace"))}<select name="grace_seconds">${GRACE_SECONDS.map((s) => option(s, t("lobby.seconds", { n: s }), f.grace_seconds)).join("")}</select></label>` +
-    `<label class="check"><input name="private" type="checkbox"${f.private ? " checked" : ""}> ${esc(t("lobby.private"))}</label></div>` +
-    `<button type="submit" class="btn primary" data-key="create-submit">${esc(t("lobby.createButton"))}</button>` +
-    `</form></section>`
-  );
+  const checked = (on) => (on ? html` checked` : "");
+  const levels = AI_LEVELS.map((l) => option(l, t(`ai.${l}`), f.ai_level));
+  const turns = TURN_SECONDS.map((s) => option(s, s ? t("lobby.seconds", { n: s }) : t("lobby.noLimit"), f.turn_seconds));
+  const graces = GRACE_SECONDS.map((s) => option(s, t("lobby.seconds", { n: s }), f.grace_seconds));
+  return html`<section class="panel create" aria-labelledby="create-title"><h2 id="create-title">${t("lobby.create")}</h2><form id="create-form" data-submit="create"><label>${t("lobby.tableName")}<input name="name" maxlength="60" value="${f.name}" placeholder="${t("lobby.tableNamePlaceholder")}"></label><div class="row"><label>${t("lobby.deals")}<input name="deals" type="number" min="1" max="1000" value="${f.deals}"${f.endless ? html` disabled` : ""}></label><label class="check"><input name="endless" type="checkbox"${checked(f.endless)} data-change="endless"> ${t("lobby.endless")}</label></div><div class="row"><label>${t("lobby.aiLevel")}<select name="ai_level">${levels}</select></label><label>${t("lobby.turnTime")}<select name="turn_seconds">${turns}</select></label></div><div class="row"><label>${t("lobby.grace")}<select name="grace_seconds">${graces}</select></label><label class="check"><input name="private" type="checkbox"${checked(f.private)}> ${t("lobby.private")}</label></div><button type="submit" class="btn primary" data-key="create-submit">${t("lobby.createButton")}</button></form></section>`;
 }
 
 function seatChip(table, s) {
@@ -85,47 +62,32 @@ function seatChip(table, s) {
         ? t("seat.ai", { n: s + 1 })
         : info.name || t("seat.player", { n: s + 1 });
   const button = free
-    ? `<button type="button" class="btn small" data-action="take-seat" data-arg="${esc(table.table_id)}:${s}" aria-label="${esc(t("lobby.takeSeatN", { n: s + 1, id: table.options.name || table.table_id }))}">${esc(t("lobby.sit"))}</button>`
+    ? html`<button type="button" class="btn small" data-action="take-seat" data-arg="${table.table_id}:${s}" aria-label="${t("lobby.takeSeatN", { n: s + 1, id: table.options.name || table.table_id })}">${t("lobby.sit")}</button>`
     : "";
-  return `<li class="chip ${info.occupant}${info.occupant === "human" && !info.connected ? " away" : ""}"><span>${esc(who)}</span>${button}</li>`;
+  return html`<li class="chip ${info.occupant}${info.occupant === "human" && !info.connected ? " away" : ""}"><span>${who}</span>${button}</li>`;
+}
+
+function tableRow(x) {
+  const deals = x.options.deals ? t("lobby.dealsN", { n: x.options.deals }) : t("lobby.endlessShort");
+  const status = t(`status.${x.status}`) + (x.status === "playing" ? ` · ${t("info.deal", { n: x.deal_number })}` : "");
+  const watchers = x.spectators ? ` · ${t("lobby.spectators", { n: x.spectators })}` : "";
+  const scores = x.status === "playing" ? html`<span class="muted small">${t("info.scores")}: ${x.totals.map((v) => num(v)).join(" / ")}</span>` : "";
+  return html`<li class="table-row" data-table="${x.table_id}"><div class="table-meta"><strong>${x.options.name || t("info.table", { id: x.table_id })}</strong><span class="muted small">${status} · ${deals} · ${t(`ai.${x.options.ai_level}`)}${watchers}</span>${scores}</div><button type="button" class="btn small" data-action="watch" data-arg="${x.table_id}">${t("lobby.watch")}</button><ul class="chips">${[0, 1, 2, 3].map((s) => seatChip(x, s))}</ul></li>`;
 }
 
 function tablesHTML(ctx) {
   const tables = ctx.tables.filter((x) => x.status !== "finished");
-  const list = tables.length
-    ? `<ul class="tables">${tables
-        .map((x) => {
-          const deals = x.options.deals ? t("lobby.dealsN", { n: x.options.deals }) : t("lobby.endlessShort");
-          const status = t(`status.${x.status}`) + (x.status === "playing" ? ` · ${t("info.deal", { n: x.deal_number })}` : "");
-          return (
-            `<li class="table-row" data-table="${esc(x.table_id)}"><div class="table-meta"><strong>${esc(x.options.name || t("info.table", { id: x.table_id }))}</strong>` +
-            `<span class="muted small">${esc(status)} · ${esc(deals)} · ${esc(t(`ai.${x.options.ai_level}`))}${x.spectators ? ` · ${esc(t("lobby.spectators", { n: x.spectators }))}` : ""}</span>` +
-            (x.status === "playing" ? `<span class="muted small">${esc(t("info.scores"))}: ${x.totals.map((v) => num(v)).join(" / ")}</span>` : "") +
-            `</div><button type="button" class="btn small" data-action="watch" data-arg="${esc(x.table_id)}">${esc(t("lobby.watch"))}</button>` +
-            `<ul class="chips">${[0, 1, 2, 3].map((s) => seatChip(x, s)).join("")}</ul></li>`
-          );
-        })
-        .join("")}</ul>`
-    : `<p class="muted">${esc(t("lobby.noTables"))}</p>`;
-  return (
-    `<section class="panel open-tables" aria-labelledby="tables-title"><div class="panel-head"><h2 id="tables-title">${esc(t("lobby.openTables"))}</h2>` +
-    `<button type="button" class="btn small" data-action="refresh">${esc(t("lobby.refresh"))}</button></div>${list}</section>`
-  );
+  const list = tables.length ? html`<ul class="tables">${tables.map(tableRow)}</ul>` : html`<p class="muted">${t("lobby.noTables")}</p>`;
+  return html`<section class="panel open-tables" aria-labelledby="tables-title"><div class="panel-head"><h2 id="tables-title">${t("lobby.openTables")}</h2><button type="button" class="btn small" data-action="refresh">${t("lobby.refresh")}</button></div>${list}</section>`;
 }
 
 function elsewhereHTML(ctx) {
   if (!ctx.elsewhere) return "";
-  return (
-    `<section class="panel invited"><p>${esc(t("lobby.elsewhere"))}</p>` +
-    `<div class="buttons"><button type="button" class="btn primary" data-action="play-here">${esc(t("conn.takeBack"))}</button></div></section>`
-  );
+  return html`<section class="panel invited"><p>${t("lobby.elsewhere")}</p><div class="buttons"><button type="button" class="btn primary" data-action="play-here">${t("conn.takeBack")}</button></div></section>`;
 }
 
 export function lobbyHTML(ctx) {
-  return (
-    `<div class="lobby">${elsewhereHTML(ctx)}${heroHTML(ctx)}${inviteHTML(ctx)}${nameHTML(ctx)}` +
-    `<div class="lobby-grid">${tablesHTML(ctx)}${createHTML(ctx)}</div></div>`
-  );
+  return html`<div class="lobby">${elsewhereHTML(ctx)}${heroHTML(ctx)}${inviteHTML(ctx)}${nameHTML(ctx)}<div class="lobby-grid">${tablesHTML(ctx)}${createHTML(ctx)}</div></div>`;
 }
 
 /** The table options from the create form. */

@@ -6,11 +6,6 @@
 export const SUBPROTOCOL = "tarot.v1.json";
 export const PROTOCOL_VERSION = 1;
 
-export function defaultUrl(loc = window.location) {
-  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${loc.host}/`;
-}
-
 export class Connection {
   /**
    * @param {string} url

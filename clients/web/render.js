@@ -1,7 +1,7 @@
 // Rendering: the header, the lobby or the table, the score sheet, the rules; the
 // tabs and the address; the hand's layout and keyboard walk.
 
-import { esc, setHTML } from "./dom.js";
+import { html, setHTML } from "./dom.js";
 import { DEFAULTS } from "./display.js";
 import { LANGS, t } from "./i18n.js";
 import { lobbyHTML } from "./lobby.js";
@@ -82,10 +82,10 @@ function renderHeader() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   const lang = document.getElementById("lang-select");
-  setHTML(lang, LANGS.map((l) => `<option value="${l.code}"${l.code === app.lang ? " selected" : ""}>${esc(l.name)}</option>`).join(""));
+  setHTML(lang, html`${LANGS.map((l) => html`<option value="${l.code}"${l.code === app.lang ? html` selected` : ""}>${l.name}</option>`)}`);
   lang.value = app.lang;
   const face = document.getElementById("face-select");
-  setHTML(face, ["marseille", "french"].map((f) => `<option value="${f}"${f === app.face ? " selected" : ""}>${esc(t(`face.${f}`))}</option>`).join(""));
+  setHTML(face, html`${["marseille", "french"].map((f) => html`<option value="${f}"${f === app.face ? html` selected` : ""}>${t(`face.${f}`)}</option>`)}`);
   face.value = app.face;
   for (const tab of ["table", "rules"]) {
     const btn = document.getElementById(`tab-${tab}`);
@@ -121,14 +121,10 @@ function ensureTableSkeleton(view) {
   if (view.dataset.mode === "table") return;
   view.dataset.mode = "table";
   view._html = null;
-  view.innerHTML =
-    '<div class="game">' +
-    '<div class="board-wrap"><div class="board" id="board"><div id="seats"></div><div class="centre" id="centre" aria-live="off"></div>' +
-    '<div class="conn-banner" id="conn-banner" role="status" hidden></div></div>' +
-    '<div class="prompt" id="prompt" aria-live="polite"></div>' +
-    '<div class="hand" id="hand"></div></div>' +
-    '<aside class="info" id="info"></aside>' +
-    '<div id="sheet-layer"></div></div>';
+  setHTML(
+    view,
+    html`<div class="game"><div class="board-wrap"><div class="board" id="board"><div id="seats"></div><div class="centre" id="centre" aria-live="off"></div><div class="conn-banner" id="conn-banner" role="status" hidden></div></div><div class="prompt" id="prompt" aria-live="polite"></div><div class="hand" id="hand"></div></div><aside class="info" id="info"></aside><div id="sheet-layer"></div></div>`,
+  );
   view.querySelector("#hand").addEventListener("keydown", onHandKey);
 }
 
@@ -167,12 +163,12 @@ export function renderTable() {
   setHTML(
     banner,
     app.conn === "replaced"
-      ? `<span>${esc(t("conn.replacedLong"))}</span> <button type="button" class="btn small" data-action="take-back">${esc(t("conn.takeBack"))}</button>`
-      : `<span class="spinner" aria-hidden="true"></span> ${esc(t(`conn.${app.conn}`))}`,
+      ? html`<span>${t("conn.replacedLong")}</span> <button type="button" class="btn small" data-action="take-back">${t("conn.takeBack")}</button>`
+      : html`<span class="spinner" aria-hidden="true"></span> ${t(`conn.${app.conn}`)}`,
   );
   const entry = app.ui.sheetFor !== null ? table.history.find((h) => h.deal_number === app.ui.sheetFor) : null;
   const layer = document.getElementById("sheet-layer");
-  const opened = setHTML(layer, entry ? sheetHTML(table, entry) : "");
+  const opened = setHTML(layer, entry ? sheetHTML(table, entry) : html``);
   if (opened && entry && !layer.contains(document.activeElement)) {
     const primary = layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn");
     if (primary) primary.focus({ preventScroll: true });
@@ -214,8 +210,21 @@ export function layoutHand() {
   row.classList.toggle("wrap", wrap);
 }
 
+/** A link named another server: say which, above the lobby or the table, and connect
+ * there only if the player agrees (servers.js). */
+function renderNotice() {
+  const url = app.lobby.askServer;
+  const notice = url
+    ? html`<section class="panel invited ask-server" aria-labelledby="ask-server-title"><h2 id="ask-server-title">${t("server.askTitle")}</h2><p>${t("server.askText")}</p><p><code data-field="asked-server">${url}</code></p><div class="buttons"><button type="button" class="btn primary" data-action="server-stay">${t("server.stay")}</button><button type="button" class="btn" data-action="server-connect">${t("server.connect")}</button></div></section>`
+    : html``;
+  const el = document.getElementById("notice");
+  setHTML(el, notice);
+  el.hidden = !url;
+}
+
 export function renderAll() {
   renderHeader();
+  renderNotice();
   renderMain();
 }
 
@@ -229,12 +238,9 @@ export function updateTimers() {
 
 export function installHeader() {
   const sliders = document.getElementById("sliders");
-  sliders.innerHTML = Object.keys(DEFAULTS)
-    .map(
-      (key) =>
-        `<label class="slider" for="slider-${key}"><span data-i18n="display.${key}"></span>` +
-        `<input type="range" id="slider-${key}" min="0" max="100" step="1" value="${app.display[key]}" data-slider="${key}">` +
-        `<output id="value-${key}" for="slider-${key}">${app.display[key]}%</output></label>`,
-    )
-    .join("");
+  const rows = Object.keys(DEFAULTS).map(
+    (key) =>
+      html`<label class="slider" for="slider-${key}"><span data-i18n="display.${key}"></span><input type="range" id="slider-${key}" min="0" max="100" step="1" value="${app.display[key]}" data-slider="${key}"><output id="value-${key}" for="slider-${key}">${app.display[key]}%</output></label>`,
+  );
+  setHTML(sliders, html`${rows}`);
 }

@@ -2,7 +2,7 @@
 // (faithful translations), followed by the table's exact rulings (docs/RULES.md, R1-R20).
 
 import { cardSVG } from "./cards.js";
-import { esc } from "./dom.js";
+import { html } from "./dom.js";
 
 const RULES = {
   en: {
@@ -211,16 +211,11 @@ const RULES = {
   },
 };
 
-const BOUTS =
-  '<div class="rule-cards" aria-hidden="true">' +
-  [
-    ["T1", "Le Bateleur"],
-    ["T21", "Le Monde"],
-    ["EX", "Le Mat"],
-  ]
-    .map(([code, name]) => `<figure><span class="card">${cardSVG(code)}</span><figcaption>${name}</figcaption></figure>`)
-    .join("") +
-  "</div>";
+const BOUTS = html`<div class="rule-cards" aria-hidden="true">${[
+  ["T1", "Le Bateleur"],
+  ["T21", "Le Monde"],
+  ["EX", "Le Mat"],
+].map(([code, name]) => html`<figure><span class="card">${cardSVG(code)}</span><figcaption>${name}</figcaption></figure>`)}</div>`;
 
 /** "Garde ×2" never breaks between the name and its multiplier. */
 function keepTogether(text) {
@@ -230,20 +225,11 @@ function keepTogether(text) {
 /** The rules page in `lang`. */
 export function rulesHTML(lang) {
   const r = RULES[lang] || RULES.en;
-  const sections = r.sections
-    .map(
-      ([title, ...items], i) =>
-        `<li class="rule-section"><h3>${esc(title)}</h3><ul>${items.map((x) => `<li>${esc(keepTogether(x))}</li>`).join("")}</ul>` +
-        (i === 0 ? BOUTS : "") +
-        "</li>",
-    )
-    .join("");
-  return (
-    `<article class="rules" lang="${lang}"><h2>${esc(r.title)}</h2><p class="intro">${esc(r.intro)}</p>` +
-    `<ol class="rule-sections">${sections}</ol>` +
-    `<section class="rulings"><h3>${esc(r.rulingsTitle)}</h3><ul>${r.rulings.map((i) => `<li>${esc(i)}</li>`).join("")}</ul></section>` +
-    "</article>"
+  const sections = r.sections.map(
+    ([title, ...items], i) =>
+      html`<li class="rule-section"><h3>${title}</h3><ul>${items.map((x) => html`<li>${keepTogether(x)}</li>`)}</ul>${i === 0 ? BOUTS : ""}</li>`,
   );
+  return html`<article class="rules" lang="${lang}"><h2>${r.title}</h2><p class="intro">${r.intro}</p><ol class="rule-sections">${sections}</ol><section class="rulings"><h3>${r.rulingsTitle}</h3><ul>${r.rulings.map((i) => html`<li>${i}</li>`)}</ul></section></article>`;
 }
 
 export { RULES };

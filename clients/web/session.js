@@ -28,7 +28,9 @@ export function heartbeat() {
   if (app.session && app.table && !app.replaced) saved.set("alive", { key: sessionKey(app.session), at: Date.now() });
 }
 
+/** Remember a seat (or a table watched), with the server that issued it. */
 export function storeSession(session) {
+  session = { ...session, server: app.net ? app.net.url : null };
   app.session = session;
   tabSaved.set("session", session);
   saved.set("session", session);

@@ -37,6 +37,7 @@ export const app = {
   keyboardUser: false,
   lobby: {
     elsewhere: null,
+    askServer: null, // another server a ?server= link names, until the player agrees or not
     tables: [],
     invite: null,
     multiDeals: saved.get("multiDeals", 5),

@@ -1,8 +1,8 @@
 // The table: four seats around the felt, the trick in the middle, my hand, what I
 // may do now (from `your_turn.legal` only), and the public information beside it.
 
-import { backSVG, cardName, cardSVG, isBout, isKing, isTrump, sortHand } from "./cards.js";
-import { esc } from "./dom.js";
+import { backSVG, cardName, cardSVG, isBout, isCard, isKing, isTrump, sortHand } from "./cards.js";
+import { html } from "./dom.js";
 import { position } from "./game.js";
 import { contractLabel, num, t } from "./i18n.js";
 
@@ -26,22 +26,21 @@ export function seatLabel(table, seat) {
 export function cardHTML(code, ctx, opts = {}) {
   const name = cardName(code, ctx.lang, ctx.face);
   const cls = ["card", opts.cls || ""].join(" ").trim();
-  const suit = code === "EX" ? "ex" : isTrump(code) ? "trump" : code.slice(-1);
+  const suit = !isCard(code) ? "unknown" : code === "EX" ? "ex" : isTrump(code) ? "trump" : code.slice(-1);
+  const face = cardSVG(code, ctx.face, ctx.lang);
   if (opts.button) {
     const label = opts.label ? `${name}, ${opts.label}` : name;
-    return (
-      `<button type="button" class="${cls}" data-card="${code}" data-key="card-${code}" data-suit="${suit}" ` +
-      `aria-label="${esc(label)}"${opts.disabled ? ' aria-disabled="true"' : ""}${opts.pressed !== undefined ? ` aria-pressed="${opts.pressed}"` : ""} ` +
-      `tabindex="${opts.tabindex ?? -1}"${opts.title ? ` title="${esc(opts.title)}"` : ""}>` +
-      `${cardSVG(code, ctx.face, ctx.lang)}${opts.badge || ""}</button>`
-    );
+    const disabled = opts.disabled ? html` aria-disabled="true"` : "";
+    const pressed = opts.pressed !== undefined ? html` aria-pressed="${opts.pressed}"` : "";
+    const title = opts.title ? html` title="${opts.title}"` : "";
+    return html`<button type="button" class="${cls}" data-card="${code}" data-key="card-${code}" data-suit="${suit}" aria-label="${label}"${disabled}${pressed} tabindex="${opts.tabindex ?? -1}"${title}>${face}${opts.badge || ""}</button>`;
   }
-  return `<span class="${cls}" role="img" aria-label="${esc(name)}" data-card="${code}" data-suit="${suit}">${cardSVG(code, ctx.face, ctx.lang)}</span>`;
+  return html`<span class="${cls}" role="img" aria-label="${name}" data-card="${code}" data-suit="${suit}">${face}</span>`;
 }
 
 export function miniCards(codes, ctx, empty = "") {
-  if (!codes || !codes.length) return empty ? `<span class="muted">${esc(empty)}</span>` : "";
-  return `<span class="minis">${codes.map((c) => cardHTML(c, ctx, { cls: "mini" })).join("")}</span>`;
+  if (!codes || !codes.length) return empty ? html`<span class="muted">${empty}</span>` : "";
+  return html`<span class="minis">${codes.map((c) => cardHTML(c, ctx, { cls: "mini" }))}</span>`;
 }
 
 /** True while an element first shown now should still play its entrance animation.
@@ -72,49 +71,40 @@ function seatHTML(table, seat, ctx) {
   const name = seatName(table, seat);
   const me = seat === table.seat;
   const badges = [];
-  if (d && d.dealer === seat) badges.push(`<span class="badge dealer" title="${esc(t("seat.dealer"))}">${esc(t("seat.dealerShort"))}</span>`);
-  if (d && d.taker === seat) badges.push(`<span class="badge taker"><span class="role">${esc(t("seat.taker"))} · </span>${esc(contractLabel(d.contract))}</span>`);
-  if (info.occupant === "human" && !info.connected) badges.push(`<span class="badge away">${esc(t("seat.away"))}</span>`);
+  if (d && d.dealer === seat) badges.push(html`<span class="badge dealer" title="${t("seat.dealer")}">${t("seat.dealerShort")}</span>`);
+  if (d && d.taker === seat) badges.push(html`<span class="badge taker"><span class="role">${t("seat.taker")} · </span>${contractLabel(d.contract)}</span>`);
+  if (info.occupant === "human" && !info.connected) badges.push(html`<span class="badge away">${t("seat.away")}</span>`);
   const active = d && d.toAct === seat && d.phase !== "done";
   const bid = d && d.phase === "bidding" ? lastBid(d, seat) : null;
   let bubble = "";
   if (bid) {
     const fresh = isFresh(ctx, `bid-${d.number}-${d.dealer}-${seat}-${bid}`);
-    bubble = `<div class="bubble${bid === "pass" ? " pass" : ""}${fresh ? " enter" : ""}">${esc(contractLabel(bid))}</div>`;
+    bubble = html`<div class="bubble${bid === "pass" ? " pass" : ""}${fresh ? " enter" : ""}">${contractLabel(bid)}</div>`;
   }
   const size = d ? d.handSizes[seat] : 0;
   const backs =
     !me && d && size > 0
-      ? `<div class="backs" title="${esc(t("seat.cards", { n: size }))}">${Array.from({ length: Math.min(size, 24) }, () => `<span class="back" aria-hidden="true">${backSVG()}</span>`).join("")}<span class="count">${size}</span></div>`
+      ? html`<div class="backs" title="${t("seat.cards", { n: size })}">${Array.from({ length: Math.min(size, 24) }, () => html`<span class="back" aria-hidden="true">${backSVG()}</span>`)}<span class="count">${size}</span></div>`
       : "";
-  const tricks = d && d.phase === "play" || (d && d.tricks.length) ? `<span class="won" title="${esc(t("info.tricksWon"))}">${esc(t("seat.tricks", { n: d.tricksWon[seat] }))}</span>` : "";
-  const thinking = active && !me ? `<span class="thinking" aria-hidden="true"><i></i><i></i><i></i></span>` : "";
-  const timer =
-    active && table.deadline
-      ? `<span class="timer" data-deadline="${table.deadline}"></span>`
-      : "";
+  const tricks = (d && d.phase === "play") || (d && d.tricks.length) ? html`<span class="won" title="${t("info.tricksWon")}">${t("seat.tricks", { n: d.tricksWon[seat] })}</span>` : "";
+  const thinking = active && !me ? html`<span class="thinking" aria-hidden="true"><i></i><i></i><i></i></span>` : "";
+  const timer = active && table.deadline ? html`<span class="timer" data-deadline="${table.deadline}"></span>` : "";
   const label = [name, me ? t("seat.youShort") : "", active ? t("seat.toPlay") : ""].filter(Boolean).join(", ");
   const empty = info.occupant === "empty";
-  return (
-    `<div class="seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}${empty ? " empty" : ""}" data-seat="${seat}" aria-label="${esc(label)}">` +
-    `<div class="plate">${avatarHTML(info, name, seat)}` +
-    `<span class="who"><span class="name">${esc(name)}${me ? ` <em>(${esc(t("seat.youShort"))})</em>` : ""}</span>` +
-    `<span class="badges">${badges.join("")}${tricks}${timer}</span></span>${thinking}</div>` +
-    bubble +
-    backs +
-    "</div>"
-  );
+  const cls = `seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}${empty ? " empty" : ""}`;
+  const you = me ? html` <em>(${t("seat.youShort")})</em>` : "";
+  return html`<div class="${cls}" data-seat="${seat}" aria-label="${label}"><div class="plate">${avatarHTML(info, name, seat)}<span class="who"><span class="name">${name}${you}</span><span class="badges">${badges}${tricks}${timer}</span></span>${thinking}</div>${bubble}${backs}</div>`;
 }
 
 const EMBLEMS = ["S", "H", "D", "C"];
 
 /** A player's initial; an AI seat gets a suit emblem of its own. */
 function avatarHTML(info, name, seat) {
-  if (info.occupant === "empty") return `<span class="avatar empty" aria-hidden="true">+</span>`;
+  if (info.occupant === "empty") return html`<span class="avatar empty" aria-hidden="true">+</span>`;
   if (info.occupant === "ai") {
-    return `<span class="avatar ai" aria-hidden="true"><svg viewBox="0 0 100 100"><use href="#sym-marseille-${EMBLEMS[seat]}"/></svg></span>`;
+    return html`<span class="avatar ai" aria-hidden="true"><svg viewBox="0 0 100 100"><use href="#sym-marseille-${EMBLEMS[seat]}"/></svg></span>`;
   }
-  return `<span class="avatar" aria-hidden="true">${esc((name || "?").trim().charAt(0).toUpperCase())}</span>`;
+  return html`<span class="avatar" aria-hidden="true">${(name || "?").trim().charAt(0).toUpperCase()}</span>`;
 }
 
 // ------------------------------------------------------------------ centre
@@ -128,55 +118,45 @@ function trickHTML(table, ctx) {
     const pos = position(seat, table.seat);
     const win = trick.winner === seat;
     const fresh = isFresh(ctx, `t-${d.number}-${d.dealer}-${seat}-${code}`);
-    return (
-      `<div class="slot pos-${pos}${win ? " winner" : ""}${fresh ? " enter" : ""}" data-seat="${seat}">` +
-      cardHTML(code, ctx, { cls: "played" }) +
-      (win ? `<span class="win-label">${esc(t("trick.wins", { name: seatName(table, seat) }))}</span>` : "") +
-      "</div>"
-    );
+    const label = win ? html`<span class="win-label">${t("trick.wins", { name: seatName(table, seat) })}</span>` : "";
+    return html`<div class="slot pos-${pos}${win ? " winner" : ""}${fresh ? " enter" : ""}" data-seat="${seat}">${cardHTML(code, ctx, { cls: "played" })}${label}</div>`;
   });
   const leaving = trick.leaving ? ` leaving to-${position(trick.winner, table.seat)}` : "";
-  return `<div class="trick${leaving}" aria-label="${esc(t("trick.label"))}">${cards.join("")}</div>`;
+  return html`<div class="trick${leaving}" aria-label="${t("trick.label")}">${cards}</div>`;
 }
 
 function waitingHTML(table, ctx) {
   const link = ctx.inviteLink;
   const seated = table.seat !== null;
-  return (
-    (link
-      ? `<div class="invite-box"><label class="invite-label" for="invite-link">${esc(t(table.summary.options.private ? "wait.invitePrivate" : "wait.invite"))}</label>` +
-        `<div class="invite"><input id="invite-link" readonly value="${esc(link)}">` +
-        `<button type="button" class="btn" data-action="copy-invite">${esc(ctx.copied ? t("wait.copied") : t("wait.copy"))}</button></div></div>`
-      : "") +
-    (seated ? `<button type="button" class="btn primary big" data-action="start">${esc(t("wait.start"))}</button>` : "")
-  );
+  const invite = link
+    ? html`<div class="invite-box"><label class="invite-label" for="invite-link">${t(table.summary.options.private ? "wait.invitePrivate" : "wait.invite")}</label><div class="invite"><input id="invite-link" readonly value="${link}"><button type="button" class="btn" data-action="copy-invite">${ctx.copied ? t("wait.copied") : t("wait.copy")}</button></div></div>`
+    : "";
+  const start = seated ? html`<button type="button" class="btn primary big" data-action="start">${t("wait.start")}</button>` : "";
+  return html`${invite}${start}`;
 }
 
 function centreHTML(table, ctx) {
   const d = table.deal;
   if (table.summary.status === "waiting" && !d) {
-    return `<div class="centre-msg big waiting-msg">${esc(t("wait.title"))}<br><small>${esc(t("wait.text"))}</small></div>`;
+    return html`<div class="centre-msg big waiting-msg">${t("wait.title")}<br><small>${t("wait.text")}</small></div>`;
   }
-  if (!d) return `<div class="centre-msg">${esc(t("table.starting"))}</div>`;
+  if (!d) return html`<div class="centre-msg">${t("table.starting")}</div>`;
   if (d.cancelled) {
-    return `<div class="centre-msg big">${esc(t(`cancel.${d.cancelled}`))}<br><small>${esc(t("cancel.redeal"))}</small></div>`;
+    return html`<div class="centre-msg big">${t(`cancel.${d.cancelled}`)}<br><small>${t("cancel.redeal")}</small></div>`;
   }
   if (d.phase === "play" || d.trick) {
-    const msg = !d.trick && d.toAct !== null ? `<div class="centre-msg">${esc(toActText(table, d))}</div>` : "";
-    return trickHTML(table, ctx) + msg + announceHTML(ctx);
+    const msg = !d.trick && d.toAct !== null ? html`<div class="centre-msg">${toActText(table, d)}</div>` : "";
+    return html`${trickHTML(table, ctx)}${msg}${announceHTML(ctx)}`;
   }
   if (d.chien && !d.discarded) {
-    return (
-      `<div class="chien-show"><div class="centre-title">${esc(t("info.chien"))}</div>` +
-      `<div class="chien-cards">${d.chien.map((c) => cardHTML(c, ctx, { cls: "played" })).join("")}</div></div>`
-    );
+    return html`<div class="chien-show"><div class="centre-title">${t("info.chien")}</div><div class="chien-cards">${d.chien.map((c) => cardHTML(c, ctx, { cls: "played" }))}</div></div>`;
   }
-  return `<div class="centre-msg">${esc(toActText(table, d))}</div>` + announceHTML(ctx);
+  return html`<div class="centre-msg">${toActText(table, d)}</div>${announceHTML(ctx)}`;
 }
 
 function announceHTML(ctx) {
   if (!ctx.announce) return "";
-  return `<div class="announce" data-key="${esc(ctx.announce.key)}">${esc(ctx.announce.text)}</div>`;
+  return html`<div class="announce" data-key="${ctx.announce.key}">${ctx.announce.text}</div>`;
 }
 
 function toActText(table, d) {
@@ -190,15 +170,10 @@ function toActText(table, d) {
 
 function bidPrompt(legal) {
   const bids = [...legal.bids].sort((a, b) => CONTRACT_ORDER.indexOf(a) - CONTRACT_ORDER.indexOf(b));
-  return (
-    `<div class="prompt-title" id="prompt-title">${esc(t("bid.title"))}</div>` +
-    `<div class="buttons" role="group" aria-labelledby="prompt-title">${bids
-      .map(
-        (b) =>
-          `<button type="button" class="btn ${b === "pass" ? "" : "primary"}" data-action="bid" data-arg="${b}" data-key="bid-${b}">${esc(contractLabel(b, true))}</button>`,
-      )
-      .join("")}</div>`
+  const buttons = bids.map(
+    (b) => html`<button type="button" class="btn ${b === "pass" ? "" : "primary"}" data-action="bid" data-arg="${b}" data-key="bid-${b}">${contractLabel(b, true)}</button>`,
   );
+  return html`<div class="prompt-title" id="prompt-title">${t("bid.title")}</div><div class="buttons" role="group" aria-labelledby="prompt-title">${buttons}</div>`;
 }
 
 function discardReason(code, rule) {
@@ -215,23 +190,13 @@ function discardPrompt(table, ctx) {
   const missing = rule.required.filter((c) => !ctx.selected.has(c));
   const ok = n === rule.count && missing.length === 0;
   const hint = rule.required.length ? t("discard.requiredHint", { n: rule.required.length }) : t("discard.hint");
-  return (
-    `<div class="prompt-title" id="prompt-title">${esc(t("discard.title", { n: rule.count }))} <span class="count" data-field="discard-count">${n}/${rule.count}</span></div>` +
-    `<p class="hint">${esc(hint)}</p>` +
-    (ctx.reason ? `<p class="reason" role="alert">${esc(ctx.reason)}</p>` : "") +
-    `<div class="buttons"><button type="button" class="btn primary" data-action="discard" data-key="discard-confirm"${ok ? "" : " disabled"}>${esc(t("discard.confirm"))}</button>` +
-    (n ? `<button type="button" class="btn" data-action="discard-clear">${esc(t("discard.clear"))}</button>` : "") +
-    "</div>"
-  );
+  const reason = ctx.reason ? html`<p class="reason" role="alert">${ctx.reason}</p>` : "";
+  const clear = n ? html`<button type="button" class="btn" data-action="discard-clear">${t("discard.clear")}</button>` : "";
+  return html`<div class="prompt-title" id="prompt-title">${t("discard.title", { n: rule.count })} <span class="count" data-field="discard-count">${n}/${rule.count}</span></div><p class="hint">${hint}</p>${reason}<div class="buttons"><button type="button" class="btn primary" data-action="discard" data-key="discard-confirm"${ok ? "" : html` disabled`}>${t("discard.confirm")}</button>${clear}</div>`;
 }
 
 function chelemPrompt() {
-  return (
-    `<div class="prompt-title" id="prompt-title">${esc(t("chelem.title"))}</div>` +
-    `<p class="hint">${esc(t("chelem.hint"))}</p>` +
-    `<div class="buttons"><button type="button" class="btn" data-action="chelem" data-arg="yes" data-key="chelem-yes">${esc(t("chelem.announce"))}</button>` +
-    `<button type="button" class="btn primary" data-action="chelem" data-arg="no" data-key="chelem-no">${esc(t("chelem.no"))}</button></div>`
-  );
+  return html`<div class="prompt-title" id="prompt-title">${t("chelem.title")}</div><p class="hint">${t("chelem.hint")}</p><div class="buttons"><button type="button" class="btn" data-action="chelem" data-arg="yes" data-key="chelem-yes">${t("chelem.announce")}</button><button type="button" class="btn primary" data-action="chelem" data-arg="no" data-key="chelem-no">${t("chelem.no")}</button></div>`;
 }
 
 function poigneePrompt(table, ctx) {
@@ -239,56 +204,42 @@ function poigneePrompt(table, ctx) {
   if (ctx.poignee) {
     const size = ctx.poignee.size;
     const n = ctx.selected.size;
-    return (
-      `<div class="prompt-title" id="prompt-title">${esc(t("poignee.choose", { n: size, level: t(`poignee.${ctx.poignee.level}`) }))} <span class="count">${n}/${size}</span></div>` +
-      `<p class="hint">${esc(t("poignee.chooseHint"))}</p>` +
-      (ctx.reason ? `<p class="reason" role="alert">${esc(ctx.reason)}</p>` : "") +
-      `<div class="buttons"><button type="button" class="btn primary" data-action="poignee-confirm"${n === size ? "" : " disabled"}>${esc(t("poignee.showThese"))}</button>` +
-      `<button type="button" class="btn" data-action="poignee-cancel">${esc(t("poignee.cancel"))}</button></div>`
-    );
+    const reason = ctx.reason ? html`<p class="reason" role="alert">${ctx.reason}</p>` : "";
+    return html`<div class="prompt-title" id="prompt-title">${t("poignee.choose", { n: size, level: t(`poignee.${ctx.poignee.level}`) })} <span class="count">${n}/${size}</span></div><p class="hint">${t("poignee.chooseHint")}</p>${reason}<div class="buttons"><button type="button" class="btn primary" data-action="poignee-confirm"${n === size ? "" : html` disabled`}>${t("poignee.showThese")}</button><button type="button" class="btn" data-action="poignee-cancel">${t("poignee.cancel")}</button></div>`;
   }
-  const rows = offers
-    .map(
-      (o) =>
-        `<div class="offer"><div class="offer-head"><strong>${esc(t(`poignee.${o.level}`))}</strong> · ${esc(t("poignee.size", { n: o.size, bonus: { simple: 20, double: 30, triple: 40 }[o.level] }))}</div>` +
-        `${miniCards(o.cards, ctx)}` +
-        `<div class="buttons"><button type="button" class="btn primary" data-action="poignee-show" data-arg="${o.level}" data-key="poignee-${o.level}">${esc(t("poignee.show"))}</button>` +
-        `<button type="button" class="btn" data-action="poignee-pick" data-arg="${o.level}">${esc(t("poignee.other"))}</button></div></div>`,
-    )
-    .join("");
-  return (
-    `<div class="prompt-title" id="prompt-title">${esc(t("poignee.title"))}</div>` +
-    `<p class="hint">${esc(t("poignee.hint"))}</p>` +
-    `<div class="offers">${rows}</div>`
+  const rows = offers.map(
+    (o) =>
+      html`<div class="offer"><div class="offer-head"><strong>${t(`poignee.${o.level}`)}</strong> · ${t("poignee.size", { n: o.size, bonus: { simple: 20, double: 30, triple: 40 }[o.level] })}</div>${miniCards(o.cards, ctx)}<div class="buttons"><button type="button" class="btn primary" data-action="poignee-show" data-arg="${o.level}" data-key="poignee-${o.level}">${t("poignee.show")}</button><button type="button" class="btn" data-action="poignee-pick" data-arg="${o.level}">${t("poignee.other")}</button></div></div>`,
   );
+  return html`<div class="prompt-title" id="prompt-title">${t("poignee.title")}</div><p class="hint">${t("poignee.hint")}</p><div class="offers">${rows}</div>`;
 }
 
 function promptHTML(table, ctx) {
   const legal = table.legal;
   const d = table.deal;
-  if (ctx.reconnecting) return `<div class="prompt-title">${esc(t("conn.reconnecting"))}</div>`;
+  if (ctx.reconnecting) return html`<div class="prompt-title">${t("conn.reconnecting")}</div>`;
   if (table.summary.status === "waiting" && !d) return waitingHTML(table, ctx);
   if (!legal || !d) {
-    if (table.seat === null && d) return `<div class="prompt-status">${esc(t("table.watching"))} · ${esc(toActText(table, d))}</div>`;
-    if (d && d.toAct !== null && d.phase !== "done") return `<div class="prompt-status">${esc(toActText(table, d))}</div>`;
-    return "";
+    if (table.seat === null && d) return html`<div class="prompt-status">${t("table.watching")} · ${toActText(table, d)}</div>`;
+    if (d && d.toAct !== null && d.phase !== "done") return html`<div class="prompt-status">${toActText(table, d)}</div>`;
+    return html``;
   }
   if (legal.phase === "bidding") return bidPrompt(legal);
   if (legal.phase === "discard" && legal.discard) return discardPrompt(table, ctx);
   if (legal.phase === "chelem" && legal.chelem) return chelemPrompt();
   if (legal.phase === "play") {
-    const play = `<div class="prompt-title your-turn" id="prompt-title">${esc(t("play.title"))}</div>`;
-    if (legal.poignees.length) return poigneePrompt(table, ctx) + (ctx.poignee ? "" : `<p class="hint">${esc(t("poignee.decline"))}</p>`);
+    const play = html`<div class="prompt-title your-turn" id="prompt-title">${t("play.title")}</div>`;
+    if (legal.poignees.length) return html`${poigneePrompt(table, ctx)}${ctx.poignee ? "" : html`<p class="hint">${t("poignee.decline")}</p>`}`;
     return play;
   }
-  return "";
+  return html``;
 }
 
 // ------------------------------------------------------------------ hand
 
 function handHTML(table, ctx) {
   const d = table.deal;
-  if (!d || table.seat === null) return "";
+  if (!d || table.seat === null) return html``;
   const hand = sortHand(d.hand);
   const mode = handMode(table, ctx);
   const focusCode = hand.includes(ctx.focus) ? ctx.focus : hand.find((c) => cardState(c, table, ctx, mode).usable) || hand[0];
@@ -304,7 +255,7 @@ function handHTML(table, ctx) {
     ]
       .filter(Boolean)
       .join(" ");
-    const badge = st.reason ? `<span class="no-badge" aria-hidden="true">⊘</span>` : d.fromChien.includes(code) ? `<span class="chien-badge" aria-hidden="true">${esc(t("hand.chienBadge"))}</span>` : "";
+    const badge = st.reason ? html`<span class="no-badge" aria-hidden="true">⊘</span>` : d.fromChien.includes(code) ? html`<span class="chien-badge" aria-hidden="true">${t("hand.chienBadge")}</span>` : "";
     const labels = [];
     if (mode === "play" && st.usable) labels.push(t("hand.playable"));
     if (st.selected) labels.push(t("hand.selected"));
@@ -322,7 +273,7 @@ function handHTML(table, ctx) {
     });
   });
   const label = mode === "play" ? t("hand.labelPlay") : mode === "discard" ? t("hand.labelDiscard") : t("hand.label");
-  return `<div class="hand-cards n${Math.min(hand.length, 24)}" role="group" aria-label="${esc(label)}" data-mode="${mode}">${cards.join("")}</div>`;
+  return html`<div class="hand-cards n${Math.min(hand.length, 24)}" role="group" aria-label="${label}" data-mode="${mode}">${cards}</div>`;
 }
 
 export function handMode(table, ctx) {
@@ -368,15 +319,19 @@ function infoHTML(table, ctx) {
   const n = d ? d.number : table.summary.deal_number;
   let dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
   if (!n) dealOf = `${t("status.waiting")} · ${opts.deals ? t("lobby.dealsN", { n: opts.deals }) : t("lobby.endlessShort")}`;
-  const title = opts.name ? esc(opts.name) : esc(t("info.table", { id: table.tableId }));
-  parts.push(`<div class="info-head"><div class="info-title">${title}</div><div class="muted">${esc(dealOf)}${d ? ` · ${esc(t("info.dealer", { name: seatName(table, d.dealer) }))}` : ""}</div></div>`);
+  const title = opts.name ? opts.name : t("info.table", { id: table.tableId });
+  const dealer = d ? ` · ${t("info.dealer", { name: seatName(table, d.dealer) })}` : "";
+  parts.push(html`<div class="info-head"><div class="info-title">${title}</div><div class="muted">${dealOf}${dealer}</div></div>`);
   if (d) {
-    const contract = d.taker !== null
-      ? `<strong>${esc(seatLabel(table, d.taker))}</strong> · ${esc(contractLabel(d.contract, true))}${d.chelem ? ` · <span class="tag">${esc(t("info.chelemAnnounced"))}</span>` : ""}`
-      : `<span class="muted">${esc(d.phase === "bidding" ? t("info.bidding") : "–")}</span>`;
+    const chelem = d.chelem ? html` · <span class="tag">${t("info.chelemAnnounced")}</span>` : "";
+    const contract =
+      d.taker !== null
+        ? html`<strong>${seatLabel(table, d.taker)}</strong> · ${contractLabel(d.contract, true)}${chelem}`
+        : html`<span class="muted">${d.phase === "bidding" ? t("info.bidding") : "–"}</span>`;
     parts.push(section(t("info.contract"), contract, "contract"));
     if (d.bids.length) {
-      parts.push(section(t("info.bids"), `<ul class="bids">${d.bids.map((b) => `<li><span>${esc(seatLabel(table, b.seat))}</span><span class="${b.contract === "pass" ? "muted" : ""}">${esc(contractLabel(b.contract))}</span></li>`).join("")}</ul>`, "bids"));
+      const bids = d.bids.map((b) => html`<li><span>${seatLabel(table, b.seat)}</span><span class="${b.contract === "pass" ? "muted" : ""}">${contractLabel(b.contract)}</span></li>`);
+      parts.push(section(t("info.bids"), html`<ul class="bids">${bids}</ul>`, "bids"));
     }
     if (d.chien) parts.push(section(t("info.chien"), miniCards(d.chien, ctx), "chien"));
     if (d.discarded || d.discardTrumps.length) {
@@ -384,7 +339,8 @@ function infoHTML(table, ctx) {
     }
     if (d.discard && table.seat === d.taker) parts.push(section(t("info.myDiscard"), miniCards(d.discard, ctx), "my-discard"));
     if (d.poignees.length) {
-      parts.push(section(t("info.poignees"), d.poignees.map((p) => `<div class="poignee-line"><span>${esc(seatLabel(table, p.seat))} · ${esc(t(`poignee.${p.level}`))}</span>${miniCards(p.cards, ctx)}</div>`).join(""), "poignees"));
+      const lines = d.poignees.map((p) => html`<div class="poignee-line"><span>${seatLabel(table, p.seat)} · ${t(`poignee.${p.level}`)}</span>${miniCards(p.cards, ctx)}</div>`);
+      parts.push(section(t("info.poignees"), html`${lines}`, "poignees"));
     }
     if (d.taker !== null && (d.phase === "play" || d.tricks.length)) {
       const total = d.points[0] + d.points[1];
@@ -392,35 +348,34 @@ function infoHTML(table, ctx) {
       parts.push(
         section(
           t("info.points"),
-          `<div class="points"><div><span class="side taker-side">${esc(t("side.taker"))}</span> <strong data-field="points-taker">${num(d.points[0])}</strong></div>` +
-            `<div><span class="side defence-side">${esc(t("side.defence"))}</span> <strong data-field="points-defence">${num(d.points[1])}</strong></div></div>` +
-            `<div class="bar" aria-hidden="true"><span style="width:${pct}%"></span></div>` +
-            `<div class="muted small">${esc(t("info.tricksCount", { n: d.tricks.length }))}</div>`,
+          html`<div class="points"><div><span class="side taker-side">${t("side.taker")}</span> <strong data-field="points-taker">${num(d.points[0])}</strong></div><div><span class="side defence-side">${t("side.defence")}</span> <strong data-field="points-defence">${num(d.points[1])}</strong></div></div><div class="bar" aria-hidden="true"><span style="width:${pct}%"></span></div><div class="muted small">${t("info.tricksCount", { n: d.tricks.length })}</div>`,
           "points",
         ),
       );
     }
     const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
     if (last && (!d.trick || d.trick !== last)) {
-      parts.push(section(t("info.lastTrick"), `${miniCards(last.cards, ctx)}<div class="muted small">${esc(t("trick.wins", { name: seatLabel(table, last.winner) }))}</div>`, "last-trick"));
+      parts.push(section(t("info.lastTrick"), html`${miniCards(last.cards, ctx)}<div class="muted small">${t("trick.wins", { name: seatLabel(table, last.winner) })}</div>`, "last-trick"));
     }
   }
   if (table.summary.status !== "waiting" || d) parts.push(section(t("info.scores"), scoresHTML(table), "scores"));
   if (ctx.log.length) {
-    parts.push(section(t("info.log"), `<ol class="log">${ctx.log.slice(-8).map((l) => `<li>${esc(l)}</li>`).join("")}</ol>`, "log"));
+    parts.push(section(t("info.log"), html`<ol class="log">${ctx.log.slice(-8).map((l) => html`<li>${l}</li>`)}</ol>`, "log"));
   }
   const leave = table.seat !== null ? t("table.leave") : t("table.stopWatching");
-  parts.push(`<div class="info-actions">${table.history.length ? `<button type="button" class="btn small" data-action="show-sheet">${esc(t("sheet.show"))}</button>` : ""}<button type="button" class="btn small" data-action="leave">${esc(leave)}</button></div>`);
-  return parts.join("");
+  const sheet = table.history.length ? html`<button type="button" class="btn small" data-action="show-sheet">${t("sheet.show")}</button>` : "";
+  parts.push(html`<div class="info-actions">${sheet}<button type="button" class="btn small" data-action="leave">${leave}</button></div>`);
+  return html`${parts}`;
 }
 
 function section(title, body, key) {
-  return `<section class="info-sec" data-section="${key}"><h3>${esc(title)}</h3>${body}</section>`;
+  return html`<section class="info-sec" data-section="${key}"><h3>${title}</h3>${body}</section>`;
 }
 
 function scoresHTML(table) {
   const totals = table.summary.totals || [0, 0, 0, 0];
-  return `<ul class="totals">${[0, 1, 2, 3].map((s) => `<li class="${s === table.seat ? "me" : ""}"><span>${esc(seatLabel(table, s))}</span><strong data-field="total-${s}">${num(totals[s])}</strong></li>`).join("")}</ul>`;
+  const rows = [0, 1, 2, 3].map((s) => html`<li class="${s === table.seat ? "me" : ""}"><span>${seatLabel(table, s)}</span><strong data-field="total-${s}">${num(totals[s])}</strong></li>`);
+  return html`<ul class="totals">${rows}</ul>`;
 }
 
 // ------------------------------------------------------------------ whole
@@ -428,7 +383,7 @@ function scoresHTML(table) {
 /** The parts of the table view, each rendered into its own container. */
 export function tableParts(table, ctx) {
   const d = table.deal;
-  const seats = [0, 1, 2, 3].map((s) => seatHTML(table, s, ctx)).join("");
+  const seats = html`${[0, 1, 2, 3].map((s) => seatHTML(table, s, ctx))}`;
   return {
     seats,
     centre: centreHTML(table, ctx),

@@ -37,7 +37,7 @@ NAMES = {
 RENDER = """async ([codes, lang, face]) => {
     const view = await import('./table.js');
     const ctx = {lang, face};
-    const cards = codes.map(code => view.cardHTML(code, ctx, {button: true})).join('');
+    const cards = codes.map(code => view.cardHTML(code, ctx, {button: true}).text).join('');
     document.querySelector('#view-table').innerHTML =
         `<div id="hand"><div class="hand-cards wrap" data-mode="view">${cards}</div></div>`;
     return true;

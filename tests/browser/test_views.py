@@ -52,7 +52,7 @@ RENDER = """async ([hand, legal, choosing]) => {
     };
     const parts = view.tableParts(table, ctx);
     document.querySelector('#view-table').innerHTML =
-        `<div id="prompt">${parts.prompt}</div><div id="hand">${parts.hand}</div>`;
+        `<div id="prompt">${parts.prompt.text}</div><div id="hand">${parts.hand.text}</div>`;
     return true;
 }"""
 
