@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         if args.out:
             path = args.out / f"deal-{i + 1:05d}.json"
             path.write_text(json.dumps(to_record(deal)) + "\n")
-        if sheet.status == "cancelled":
+        if sheet.reason is not None:  # cancelled (R3, R4)
             cancelled[sheet.reason] += 1
             continue
         taken[sheet.contract.code] += 1

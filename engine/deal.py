@@ -18,7 +18,7 @@ from .cards import (
     mask_of,
 )
 from .errors import InvalidDeal
-from .state import Deal, Phase
+from .state import NO_SEAT, Cancellation, Deal, Phase
 
 
 def new_deal(dealer: int, rng: random.Random | int | str | bytes) -> Deal:
@@ -84,9 +84,9 @@ def is_petit_sec(hand: int) -> bool:
     return hand & TRUMPS == 1 << PETIT and not hand & EXCUSE_BIT
 
 
-def cancel(deal: Deal, reason: str) -> None:
+def cancel(deal: Deal, reason: Cancellation) -> None:
     deal.phase = Phase.DONE
-    deal.to_act = -1
+    deal.to_act = NO_SEAT
     deal.cancelled = reason
 
 

@@ -15,7 +15,7 @@ from .cards import TRUMPS, Card, cards_of
 from .declarations import PoigneeLevel
 from .game import apply
 from .scoring import ScoreSheet, score
-from .state import Deal, Phase, Trick
+from .state import Cancellation, Deal, Phase, Trick
 from .views import trick_points
 
 PUBLIC = None
@@ -110,7 +110,7 @@ class TrickTaken:
 
 @dataclass(frozen=True, slots=True)
 class DealCancelled:
-    reason: str
+    reason: Cancellation
     audience = PUBLIC
 
 

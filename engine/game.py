@@ -45,7 +45,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .state import Deal, Phase
+from .state import NO_SEAT, Cancellation, Deal, Phase
 from .tricks import legal_cards, play_card, refuse_play
 
 
@@ -76,9 +76,9 @@ class Legal:
         return [a.contract for a in self.actions if isinstance(a, Bid)]
 
 
-NO_ACTIONS = Legal(-1, Phase.DONE, ())
+NO_ACTIONS = Legal(NO_SEAT, Phase.DONE, ())
 CHELEM_CHOICES = tuple((DeclareChelem(s, False), DeclareChelem(s, True)) for s in range(4))
-CANCEL_RULES = {"petit_sec": "R3", "all_pass": "R4"}
+CANCEL_RULES: dict[Cancellation, str] = {"petit_sec": "R3", "all_pass": "R4"}
 
 
 def legal_actions(deal: Deal) -> Legal:
@@ -132,7 +132,7 @@ def apply_in_place(deal: Deal, action: Action) -> None:
         why = f" ({deal.cancelled.replace('_', ' ')})" if deal.cancelled else ""
         raise DealOver(
             f"the deal is over{why}; seat {action.seat} cannot act",
-            rule=CANCEL_RULES.get(deal.cancelled),
+            rule=CANCEL_RULES[deal.cancelled] if deal.cancelled else None,
         )
     _check_turn(deal, action)
     if isinstance(action, Play):
@@ -141,7 +141,7 @@ def apply_in_place(deal: Deal, action: Action) -> None:
         _require(deal, action, Phase.BIDDING)
         apply_bid(deal, action.contract)
     elif isinstance(action, Discard):
-        if deal.taker >= 0 and not deal.contract.shows_chien:
+        if deal.taker != NO_SEAT and not deal.contract.shows_chien:
             raise IllegalDiscard(
                 f"seat {action.seat} discarded but {deal.contract.code} leaves the chien unseen",
                 rule="R7",
@@ -162,7 +162,7 @@ def _check_turn(deal: Deal, action: Action) -> None:
     seat = action.seat
     if isinstance(action, DeclareChelem):
         # R10 before R1: the refusal a non-taker needs to hear is the chelem rule.
-        if deal.taker >= 0 and seat != deal.taker:
+        if deal.taker != NO_SEAT and seat != deal.taker:
             raise IllegalChelem(f"seat {seat} announced chelem but only the taker may")
         if deal.phase is Phase.PLAY:
             when = "after the first card" if deal.played_by else "twice"

@@ -191,8 +191,6 @@ def _contract(where: str, code: Any) -> Contract:
 def _no_more(record: dict[str, Any], deal: Deal, fields: tuple[str, ...]) -> None:
     for name in fields:
         if name in record and record[name] not in (False, [], {}):
-            if deal.cancelled:
-                why, rule = deal.cancelled, CANCEL_RULES[deal.cancelled]
-            else:
-                why, rule = f"{deal.contract.code} has no discard", "R7"
+            why: str = deal.cancelled or f"{deal.contract.code} has no discard"
+            rule = CANCEL_RULES[deal.cancelled] if deal.cancelled else "R7"
             raise RecordError(f"{name}: not allowed here ({why})", rule=rule)

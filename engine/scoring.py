@@ -7,13 +7,13 @@ score such as 52.5 is exact and nothing is ever rounded (R16).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .actions import Contract
 from .cards import BOUTS, half_points
 from .declarations import PoigneeLevel
 from .errors import DealNotOver
-from .state import DEFENCE_SIDE, TAKER_SIDE, Deal, Phase
+from .state import DEFENCE_SIDE, NO_SEAT, NO_SIDE, TAKER_SIDE, Cancellation, Deal, Phase
 
 TARGETS = (56, 51, 41, 36)  # by bouts held (R15)
 PETIT_AU_BOUT = 10  # times the multiplier (R17)
@@ -22,6 +22,9 @@ CHELEM_ANNOUNCED_FAILED = -200
 CHELEM_UNANNOUNCED = 200
 
 Number = int | float
+SheetStatus = Literal["played", "cancelled"]
+BonusKind = Literal["petit_au_bout", "poignee", "chelem"]
+SideName = Literal["taker", "defence"]
 
 
 def _number(halves: int) -> Number:
@@ -33,8 +36,8 @@ def _number(halves: int) -> Number:
 class Bonus:
     """One bonus line of the sheet: its kind, who earned it, what it is worth to them."""
 
-    kind: str  # "petit_au_bout", "poignee", "chelem"
-    side: str  # "taker" or "defence"
+    kind: BonusKind
+    side: SideName
     points: Number
     seat: int | None = None  # who showed a poignee
     detail: str = ""
@@ -52,10 +55,10 @@ class Bonus:
 class ScoreSheet:
     """The score sheet of docs/RECORD.md; ``to_json`` is what ``tarot score`` prints."""
 
-    status: str
+    status: SheetStatus
     scores: tuple[Number, Number, Number, Number]
-    reason: str = ""
-    taker: int = -1
+    reason: Cancellation | None = None
+    taker: int = NO_SEAT
     contract: Contract = Contract.PASS
     bouts: int = 0
     points: Number = 0
@@ -155,7 +158,7 @@ def _per_defender_halves(deal: Deal, points2: int, target: int, bonuses: list[Bo
     return sign * contract2 + sum(_signed_halves(b) for b in bonuses)
 
 
-def _side_name(side: int) -> str:
+def _side_name(side: int) -> SideName:
     return "taker" if side == TAKER_SIDE else "defence"
 
 
@@ -166,7 +169,7 @@ def _signed_halves(bonus: Bonus) -> int:
 
 def _bonuses(deal: Deal, made: bool) -> list[Bonus]:
     bonuses = []
-    if deal.petit_au_bout >= 0:
+    if deal.petit_au_bout != NO_SIDE:
         bonuses.append(
             Bonus(
                 "petit_au_bout",

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Literal
 
 from .actions import Contract
 from .cards import Card
 
 TAKER_SIDE = 0
 DEFENCE_SIDE = 1
+# "No seat" (no taker yet, nobody to act once the deal is over) and "no side" (no
+# petit au bout): kept as ints so that search loops compare ints, never None.
+NO_SEAT = -1
+NO_SIDE = -1
+
+Cancellation = Literal["petit_sec", "all_pass"]  # why a deal was cancelled (R3, R4)
 
 
 class Phase(Enum):
@@ -41,22 +48,22 @@ class Deal:
     chien: int
     hands: list[int]
     phase: Phase = Phase.BIDDING
-    to_act: int = -1  # -1 once the deal is over
+    to_act: int = NO_SEAT  # once the deal is over
     bids: list[Contract] = field(default_factory=list)  # in bidding order
-    taker: int = -1
+    taker: int = NO_SEAT
     contract: Contract = Contract.PASS
     discard: int = 0
     chelem: bool = False
     poignees: dict[int, int] = field(default_factory=dict)  # seat -> shown cards
     played_by: int = 0  # bit s set once seat s has played a card
-    leader: int = -1
+    leader: int = NO_SEAT
     trick: list[Card] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
     won: list[int] = field(default_factory=lambda: [0, 0])  # card bitsets by side
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])  # by side
     excuse_transfer: int = 0  # half points passed to the taker's side (R13), may be < 0
-    petit_au_bout: int = -1  # side that won it (R17), -1 for none
-    cancelled: str = ""  # "petit_sec" or "all_pass" (R3, R4)
+    petit_au_bout: int = NO_SIDE  # the side that won it (R17)
+    cancelled: Cancellation | None = None
 
     def copy(self) -> Deal:
         return Deal(

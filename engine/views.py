@@ -15,7 +15,7 @@ from .bidding import bidder_seat
 from .cards import TRUMPS, Card, cards_of, half_points
 from .game import NO_ACTIONS, Legal, legal_actions
 from .scoring import ScoreSheet, score
-from .state import TAKER_SIDE, Deal, Phase, Trick
+from .state import NO_SEAT, TAKER_SIDE, Cancellation, Deal, Phase, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +23,7 @@ class View:
     seat: int | None
     dealer: int
     phase: Phase
-    to_act: int  # -1 when the deal is over
+    to_act: int  # NO_SEAT when the deal is over
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, int, int, int]
     bids: tuple[tuple[int, Contract], ...]
@@ -41,7 +41,7 @@ class View:
     tricks_won: tuple[int, int, int, int]
     legal: Legal
     sheet: ScoreSheet | None
-    cancelled: str
+    cancelled: Cancellation | None
 
     @property
     def is_my_turn(self) -> bool:
@@ -50,7 +50,7 @@ class View:
 
 def view(deal: Deal, seat: int | None) -> View:
     mine = seat is not None and seat == deal.taker
-    shown_chien = deal.taker >= 0 and deal.contract.shows_chien
+    shown_chien = deal.taker != NO_SEAT and deal.contract.shows_chien
     tricks_won = [0, 0, 0, 0]
     for trick in deal.tricks:
         tricks_won[trick.winner] += 1
@@ -89,7 +89,7 @@ def view(deal: Deal, seat: int | None) -> View:
 
 def trick_points(deal: Deal) -> tuple[float, float]:
     """Card points won in tricks so far by each side, the Excuse's 0.5 included (R13)."""
-    if deal.taker < 0:
+    if deal.taker == NO_SEAT:
         return (0.0, 0.0)
     taker = half_points(deal.won[TAKER_SIDE]) + deal.excuse_transfer
     defence = half_points(deal.won[1 - TAKER_SIDE]) - deal.excuse_transfer

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import engine
 from engine import events as ev
@@ -90,38 +90,72 @@ def view_model(view: engine.View, deal_number: int) -> m.SeatView:
     )
 
 
-def event_model(event: engine.Event) -> m.Model:
-    """The wire form of an engine event (``DealStarted`` is sent by the table itself)."""
-    match event:
-        case ev.HandDealt(seat=seat, cards=cards):
-            return m.HandEvent(seat=seat, cards=codes(cards))
-        case ev.BidMade(seat=seat, contract=contract):
-            return m.BidEvent(seat=seat, contract=contract_code(contract))
-        case ev.TakerKnown(taker=taker, contract=contract):
-            return m.TakerEvent(seat=taker, contract=contract_code(contract))
-        case ev.ChienRevealed(cards=cards):
-            return m.ChienEvent(cards=codes(cards))
-        case ev.DiscardMade(seat=seat, trumps=trumps):
-            return m.DiscardEvent(seat=seat, trumps=codes(trumps))
-        case ev.DiscardKept(seat=seat, cards=cards):
-            return m.DiscardKeptEvent(seat=seat, cards=codes(cards))
-        case ev.ChelemDeclared(seat=seat, announced=announced):
-            return m.ChelemEvent(seat=seat, announced=announced)
-        case ev.PoigneeShown(seat=seat, level=level, cards=cards):
-            return m.PoigneeEvent(seat=seat, level=level_code(level), cards=codes(cards))
-        case ev.CardPlayed(seat=seat, card=card):
-            return m.CardEvent(seat=seat, card=engine.CODES[card])
-        case ev.TrickTaken(number=number, trick=trick, points=points):
-            return m.TrickEvent(
-                number=number,
-                leader=trick.leader,
-                cards=codes(trick.cards),
-                winner=trick.winner,
-                points=list(points),
-            )
-        case ev.DealCancelled(reason=reason):
-            return m.CancelledEvent(reason=reason)  # type: ignore[arg-type]
-    raise ValueError(f"no wire form for {type(event).__name__}")
+# The engine events with a wire form of their own. The table sends the other two
+# itself, with what only it knows: DealStarted with the deal's number, DealScored
+# with the series' totals.
+WireEvent = (
+    ev.HandDealt
+    | ev.BidMade
+    | ev.TakerKnown
+    | ev.ChienRevealed
+    | ev.DiscardMade
+    | ev.DiscardKept
+    | ev.ChelemDeclared
+    | ev.PoigneeShown
+    | ev.CardPlayed
+    | ev.TrickTaken
+    | ev.DealCancelled
+)
+WIRE_EVENTS = (
+    ev.HandDealt,
+    ev.BidMade,
+    ev.TakerKnown,
+    ev.ChienRevealed,
+    ev.DiscardMade,
+    ev.DiscardKept,
+    ev.ChelemDeclared,
+    ev.PoigneeShown,
+    ev.CardPlayed,
+    ev.TrickTaken,
+    ev.DealCancelled,
+)
+TABLE_EVENTS = (ev.DealStarted, ev.DealScored)
+
+
+def event_model(event: WireEvent) -> m.Model:
+    """The wire form of an engine event; total over ``WireEvent`` (a test checks it)."""
+    convert: Callable[[Any], m.Model] = _EVENT_MODELS[type(event)]
+    return convert(event)
+
+
+def _trick_event(event: ev.TrickTaken) -> m.TrickEvent:
+    trick = event.trick
+    return m.TrickEvent(
+        number=event.number,
+        leader=trick.leader,
+        cards=codes(trick.cards),
+        winner=trick.winner,
+        points=list(event.points),
+    )
+
+
+def _poignee_event(event: ev.PoigneeShown) -> m.PoigneeEvent:
+    return m.PoigneeEvent(seat=event.seat, level=level_code(event.level), cards=codes(event.cards))
+
+
+_EVENT_MODELS: dict[type[WireEvent], Callable[[Any], m.Model]] = {
+    ev.HandDealt: lambda e: m.HandEvent(seat=e.seat, cards=codes(e.cards)),
+    ev.BidMade: lambda e: m.BidEvent(seat=e.seat, contract=contract_code(e.contract)),
+    ev.TakerKnown: lambda e: m.TakerEvent(seat=e.taker, contract=contract_code(e.contract)),
+    ev.ChienRevealed: lambda e: m.ChienEvent(cards=codes(e.cards)),
+    ev.DiscardMade: lambda e: m.DiscardEvent(seat=e.seat, trumps=codes(e.trumps)),
+    ev.DiscardKept: lambda e: m.DiscardKeptEvent(seat=e.seat, cards=codes(e.cards)),
+    ev.ChelemDeclared: lambda e: m.ChelemEvent(seat=e.seat, announced=e.announced),
+    ev.PoigneeShown: _poignee_event,
+    ev.CardPlayed: lambda e: m.CardEvent(seat=e.seat, card=engine.CODES[e.card]),
+    ev.TrickTaken: _trick_event,
+    ev.DealCancelled: lambda e: m.CancelledEvent(reason=e.reason),
+}
 
 
 def action_of(
@@ -227,7 +261,7 @@ def engine_view(view: m.SeatView, legal: m.LegalChoices | None = None) -> engine
         tricks_won=(view.tricks_won[0], view.tricks_won[1], view.tricks_won[2], view.tricks_won[3]),
         legal=engine_legal(legal if legal is not None else view.legal),
         sheet=None,
-        cancelled=view.sheet.reason or "" if view.sheet is not None else "",
+        cancelled=view.sheet.reason if view.sheet is not None else None,
     )
 
 

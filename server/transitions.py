@@ -17,7 +17,7 @@ from typing import Any
 
 import engine
 from protocol import models as m
-from protocol.convert import action_model, event_model, sheet_model
+from protocol.convert import WIRE_EVENTS, action_model, event_model, sheet_model
 
 from .tabledata import (
     DealData,
@@ -186,7 +186,7 @@ def begin_deal(change: Change, now_ms: int) -> None:
     change.state = state
     change.emit(m.DealStartedEvent(deal_number=number, dealer=deal.dealer))
     for event in engine.deal_events(state):
-        if not isinstance(event, engine.events.DealStarted):
+        if isinstance(event, WIRE_EVENTS):  # DealStarted went first, with its number
             change.emit(event_model(event), _audience(event))
     _after_move(change, now_ms)
 
@@ -209,7 +209,7 @@ def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_m
     deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
     change = Change(data.model_copy(update={"deal": deal}), after)
     for event in events:
-        if not isinstance(event, engine.events.DealScored):
+        if isinstance(event, WIRE_EVENTS):  # the score is sent with the totals as the deal closes
             change.emit(event_model(event), _audience(event))
     _after_move(change, now_ms)
     return change

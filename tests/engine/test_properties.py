@@ -76,7 +76,9 @@ def played_cards(deal: engine.Deal) -> int:
 
 def chien_apart(deal: engine.Deal) -> bool:
     """The chien is still a pile of its own (not in the taker's hand)."""
-    return deal.phase is Phase.BIDDING or deal.cancelled != "" or not deal.contract.shows_chien
+    return (
+        deal.phase is Phase.BIDDING or deal.cancelled is not None or not deal.contract.shows_chien
+    )
 
 
 # Conservation, termination, legality -------------------------------------------------------
