@@ -10,7 +10,7 @@ const RANKS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q",
 const SUIT_ORDER = ["S", "H", "C", "D"]; // alternate cool and warm colours in the hand
 export const SUITS = ["S", "H", "D", "C"];
 
-/** The 78 codes of RECORD.md: anything else a server sends is drawn as a blank card. */
+/** The 78 codes of docs/RECORD.md: anything else a server sends is drawn as a blank card. */
 export const CODES = new Set([
   "EX",
   ...Array.from({ length: 21 }, (_, i) => `T${i + 1}`),
