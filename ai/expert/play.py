@@ -1,6 +1,5 @@
-"""The expert's card play.
+"""The expert's card play, from ``knowledge`` (cards played, voids shown, trump caps).
 
-Card play, from ``knowledge`` (cards played, voids shown, trump caps):
 - a card is "master" when no higher card of its suit is left outside the hand;
   a trick is "safe" when no later player can still beat its winner;
 - follow: on a safe trick held by its side, give points ("charger"), the Petit
