@@ -40,7 +40,7 @@ from .review_search import Estimate, estimate, seat_points
 from .solver import best_moves
 
 DEFAULT_BUDGET_MS = 100.0
-THRESHOLDS = (("blunder", 40.0), ("mistake", 20.0), ("inaccuracy", 10.0))
+THRESHOLDS = (("blunder", 60.0), ("mistake", 30.0), ("inaccuracy", 15.0))
 NOISE_SIGMAS = 2.0
 HINDSIGHT_TRICKS = 3
 LABELS = ("forced", "best", "good", "inaccuracy", "mistake", "blunder")

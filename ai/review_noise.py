@@ -22,7 +22,7 @@ def _share(entry: dict[str, Any], loss: float) -> float:
 def compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
     """The figures of two reviews' entries of the same decisions (``taker`` added to each)."""
     gaps: list[float] = []
-    label_changes = marked_either = best_changes = 0
+    label_changes = marked_either = best_changes = marked_once = 0
     for x, y in zip(a, b, strict=True):
         if x["label"] == "forced":
             continue
@@ -31,6 +31,7 @@ def compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
         if x["label"] in MARKS or y["label"] in MARKS:
             marked_either += 1
             label_changes += x["label"] != y["label"]
+            marked_once += (x["label"] in MARKS) != (y["label"] in MARKS)
     gaps.sort()
     n = len(gaps)
 
@@ -44,4 +45,5 @@ def compare(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> dict[str, Any]:
         "best_differs": best_changes,
         "marked_by_either": marked_either,
         "marked_differently": label_changes,
+        "marked_by_one_only": marked_once,
     }

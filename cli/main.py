@@ -6,7 +6,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import arena, bench_engine, bench_server, bot, play, review, schema, score, serve, simulate
+from . import (
+    arena,
+    bench_engine,
+    bench_review,
+    bench_server,
+    bot,
+    play,
+    review,
+    schema,
+    score,
+    serve,
+    simulate,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)
     bench_server.add_parser(bench_sub)
+    bench_review.add_parser(bench_sub)
     return parser
 
 

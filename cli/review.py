@@ -119,7 +119,8 @@ def render_noise(f: dict[str, Any]) -> str:
         f"gap between the two losses (per defender's share): median {gap['median']:g}, "
         f"p90 {gap['p90']:g}, p95 {gap['p95']:g}, p99 {gap['p99']:g}, max {f['loss_gap_max']:g}\n"
         f"best choice differs: {f['best_differs']}; marked by either: {f['marked_by_either']},"
-        f" marked differently: {f['marked_differently']}"
+        f" marked differently: {f['marked_differently']}, marked by one seed only:"
+        f" {f['marked_by_one_only']}"
     )
 
 

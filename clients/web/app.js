@@ -38,6 +38,7 @@ import {
   updateTimers,
 } from "./render.js";
 import { chooseServer, consentTo, issuedBy } from "./servers.js";
+import { goTo, nextMarked, onReviewMessage, reviewId, startReview } from "./review.js";
 import { heartbeat, loadSession, storeSession } from "./session.js";
 import { app, params } from "./state.js";
 
@@ -60,6 +61,10 @@ function onReady() {
 }
 
 function onMessage(msg) {
+  if (onReviewMessage(app.review, msg)) {
+    renderTable();
+    return;
+  }
   switch (msg.type) {
     case "event":
     case "snapshot":
@@ -196,6 +201,26 @@ const ACTIONS = {
     renderTable();
   },
   "play-again": () => playAgain(),
+  "review-deal": (arg) => {
+    const deal = Number(arg);
+    const record = app.table?.records[deal];
+    if (!record) return;
+    const same = app.review && app.review.deal === deal && app.review.tableId === app.table.tableId;
+    if (!same || app.review.status === "failed") {
+      app.review = { ...startReview(deal, record), tableId: app.table.tableId };
+      app.net.send({ type: "review_deal", deal_number: deal, id: reviewId(deal) });
+    }
+    app.ui.reviewOpen = true;
+    renderTable();
+  },
+  "review-step": (arg) => reviewMove(Number(arg)),
+  "review-prev": () => reviewMove(app.review.step - 1),
+  "review-next": () => reviewMove(app.review.step + 1),
+  "review-next-mark": () => reviewMove(nextMarked(app.review)),
+  "close-review": () => {
+    app.ui.reviewOpen = false;
+    renderTable();
+  },
   "save-record": (arg) => {
     const record = app.table?.records[arg];
     if (!record) return;
@@ -244,6 +269,12 @@ const ACTIONS = {
   "tab-table": () => setTab("table"),
   "tab-rules": () => setTab("rules"),
 };
+
+function reviewMove(step) {
+  if (!app.review) return;
+  goTo(app.review, step);
+  renderTable();
+}
 
 function onClick(e) {
   const cardEl = e.target.closest("#hand .card");

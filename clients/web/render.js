@@ -6,6 +6,7 @@ import { DEFAULTS } from "./display.js";
 import { LANGS, t } from "./i18n.js";
 import { lobbyHTML } from "./lobby.js";
 import { rulesHTML } from "./rules.js";
+import { reviewHTML } from "./review.js";
 import { sheetHTML } from "./sheet.js";
 import { app } from "./state.js";
 import { tableParts } from "./table.js";
@@ -168,7 +169,8 @@ export function renderTable() {
   );
   const entry = app.ui.sheetFor !== null ? table.history.find((h) => h.deal_number === app.ui.sheetFor) : null;
   const layer = document.getElementById("sheet-layer");
-  const opened = setHTML(layer, entry ? sheetHTML(table, entry) : html``);
+  const reviewing = app.review && app.ui.reviewOpen && app.review.tableId === table.tableId;
+  const opened = setHTML(layer, reviewing ? reviewHTML(table, app.review, ctx) : entry ? sheetHTML(table, entry) : html``);
   if (opened && entry && !layer.contains(document.activeElement)) {
     const primary = layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn");
     if (primary) primary.focus({ preventScroll: true });

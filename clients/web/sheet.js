@@ -99,6 +99,9 @@ export function sheetHTML(table, entry) {
   }
   const wait = latest && !table.over ? waitHTML(table) : "";
   const minor = [html`<button type="button" class="btn small" data-action="close-sheet">${t("sheet.close")}</button>`];
+  if (latest && sheet.status === "played" && table.records[entry.deal_number]) {
+    minor.push(html`<button type="button" class="btn small" data-action="review-deal" data-arg="${entry.deal_number}">${t("review.open")}</button>`);
+  }
   if (table.records[entry.deal_number]) {
     minor.push(
       html`<button type="button" class="btn small" data-action="save-record" data-arg="${entry.deal_number}" title="tarot-record/1">${t("sheet.save")}</button>`,

@@ -33,6 +33,7 @@ export const app = {
   fastUntil: 0,
   receivedSeq: 0,
   replaced: false,
+  review: null, // the deal review asked for last (review.js)
   focusTurn: false,
   keyboardUser: false,
   lobby: {
@@ -66,6 +67,7 @@ export function freshUi() {
     pending: null,
     lastLegal: null,
     sheetFor: null,
+    reviewOpen: false,
     log: [],
     announce: null,
     copied: false,

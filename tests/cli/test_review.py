@@ -133,3 +133,15 @@ def test_an_unfinished_record_is_refused(tmp_path: Path) -> None:
 def test_a_bad_budget_is_a_usage_error(budget: str) -> None:
     done = tarot("review", str(RECORD), "--budget-ms", budget)
     assert done.returncode == 2 and "--budget-ms" in done.stderr
+
+
+def test_bench_review_measures_tables_alone_and_while_reviews_run(capsys: Capture) -> None:
+    """A real node, real bench tables, real reviewers; figures only (no timing asserted)."""
+    args = ["bench", "review", "--tables", "2", "--seconds", "1", "--rounds", "1"]
+    status = main([*args, "--think-ms", "20", "--reviewers", "1", "--json"])
+    figures = json.loads(capsys.readouterr().out)
+    assert status == 0
+    (one,) = figures["rounds"]
+    assert one["alone"]["actions"] > 0 and one["reviewing"]["actions"] > 0
+    assert figures["reviewing"]["review_decisions"] > 0  # a review ran during the measure
+    assert figures["ratio_p99"] == round(one["reviewing"]["p99_ms"] / one["alone"]["p99_ms"], 2)
