@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -33,78 +32,15 @@ from clients.python.state import card_order
 from protocol import models as m
 
 from . import render
-
-BID_LABELS = render.CONTRACTS
-
-
-def poignee_pool(hand: list[str], offer: m.PoigneeChoice | None) -> list[str]:
-    """The cards to choose a poignee from, for display: the hand's trumps and Excuse, and
-    whatever the offer holds (Kings, under R9). The server says which subsets are valid."""
-    offered = set(offer.cards) if offer is not None else set()
-    return [c for c in hand if c.startswith("T") or c == "EX" or c in offered]
-
-
-def swap_poignee_card(
-    selected: set[str], card: str, hand: list[str], offer: m.PoigneeChoice | None
-) -> set[str]:
-    """Space on ``card`` while choosing a poignee: drop it, or add it if there is room."""
-    if offer is None or card not in poignee_pool(hand, offer):
-        return selected
-    if card in selected:
-        return selected - {card}
-    return selected | {card} if len(selected) < offer.size else selected
-
-
-@dataclass(slots=True)
-class Decision:
-    """What the keyboard is choosing now: ``kind`` and, for a list of choices, their labels."""
-
-    kind: str  # wait, bid, discard, chelem, poignee, poignee_cards, play, next, over
-    options: list[str] = field(default_factory=list)
-    prompt: str = ""
-
-
-def decision_for(
-    state: TableState | None,
-    declined_poignee: bool,
-    awaiting_next: bool,
-    poignee: m.PoigneeChoice | None = None,
-) -> Decision:
-    """The decision the player faces, from the latest ``your_turn`` (if current).
-
-    ``poignee`` is the offer whose trumps the player is choosing, if any.
-    """
-    if state is None:
-        return Decision("wait", prompt="Connecting...")
-    if state.over:
-        return Decision("over", prompt="The table is over. Press q to quit.")
-    legal = state.legal
-    if state.seat is None:
-        return Decision("wait", prompt="Watching (public information only). Press q to quit.")
-    if legal is None:
-        if awaiting_next:
-            return Decision("next", prompt="Deal over. Press n (or Enter) for the next deal.")
-        if state.table is not None and state.table.status == "waiting":
-            return Decision("wait", prompt="Waiting for players. Press s to start with AI.")
-        return Decision("wait", prompt="Waiting for the other players...")
-    if legal.bids:
-        labels = [BID_LABELS[b] for b in legal.bids]
-        return Decision("bid", labels, "Your bid (←/→, Enter):")
-    if legal.discard is not None:
-        count = legal.discard.count
-        return Decision("discard", prompt=f"Discard {count} cards (Space to select, Enter).")
-    if legal.chelem:
-        return Decision("chelem", ["no chelem", "announce a chelem"], "Chelem? (←/→, Enter):")
-    if legal.poignees and poignee is not None and poignee in legal.poignees:
-        return Decision(
-            "poignee_cards",
-            prompt=f"Show {poignee.size} trumps for a {poignee.level} poignee "
-            "(Space to swap, Enter to show).",
-        )
-    if legal.poignees and not declined_poignee:
-        offers = [f"show a {o.level} poignee ({o.size})" for o in legal.poignees]
-        return Decision("poignee", ["no poignee", *offers], "Poignee? (←/→, Enter):")
-    return Decision("play", prompt="Your card (←/→, Enter):")
+from .decisions import (
+    CHOOSING_CARDS,
+    Decision,
+    decision_for,
+    hand_of,
+    poignee_pool,
+    prompt_text,
+    swap_poignee_card,
+)
 
 
 class TableApp(App[list[m.Number] | None]):
@@ -115,7 +51,7 @@ class TableApp(App[list[m.Number] | None]):
     #header { height: 3; padding: 0 1; background: $boost; }
     #middle { height: 10; }
     #seats { width: 66; padding: 0 1; }
-    #trick { padding: 0 1; }
+    #trick { width: 1fr; padding: 0 1; }
     #prompt { height: 2; padding: 0 1; color: $accent; }
     #hand { height: 2; padding: 0 1; }
     #log { height: 1fr; border-top: solid $primary; }
@@ -274,14 +210,17 @@ class TableApp(App[list[m.Number] | None]):
     # ------------------------------------------------------------ drawing
 
     def log_line(self, line: str) -> None:
+        """Add a line to the log, drawn as text (``render.printable``: it may quote the server)."""
         with contextlib.suppress(Exception):  # before mount or after exit: nothing to draw on
-            self.query_one("#log", RichLog).write(line)
+            self.query_one("#log", RichLog).write(Text(render.printable(line)))
 
     def redraw(self) -> None:
         state = self.state
         self.decision = decision_for(state, self.declined_poignee, self.awaiting_next, self.poignee)
         if state is None:
-            self.query_one("#prompt", Static).update(self.error or self.decision.prompt)
+            self.query_one("#prompt", Static).update(
+                Text(render.printable(self.error or self.decision.prompt))
+            )
             return
         self.query_one("#header", Static).update(render.header_text(state))
         self.query_one("#seats", Static).update(render.seats_text(state))
@@ -290,36 +229,16 @@ class TableApp(App[list[m.Number] | None]):
             self.query_one("#trick", Static).update(render.sheet_text(state, view.sheet))
         else:
             self.query_one("#trick", Static).update(render.trick_text(state))
-        self.query_one("#prompt", Static).update(self._prompt())
-        self.query_one("#hand", Static).update(self._hand())
-
-    def _prompt(self) -> Any:
-        decision = self.decision
-        text = Text(decision.prompt + " ")
-        if decision.kind in ("discard", "poignee_cards"):
-            text.append(f"{len(self.selected)} selected.", style="bold")
-        for i, label in enumerate(decision.options):
-            text.append(f" {label} ", style="reverse bold" if i == self.option else "")
-            text.append(" ")
-        if self.error:
-            text.append(f"\n{self.error}", style="bold red")
-        return text
-
-    def _hand(self) -> Any:
-        state = self.state
-        if state is None or state.view is None:
-            return ""
-        kind = self.decision.kind
-        legal = state.legal
-        if kind == "discard" and legal is not None and legal.discard is not None:
-            allowed = set(legal.discard.allowed)
-        elif kind == "poignee_cards":
-            allowed = set(poignee_pool(state.view.hand, self.poignee))
+        prompt = prompt_text(self.decision, self.option, len(self.selected), self.error)
+        self.query_one("#prompt", Static).update(prompt)
+        if view is not None:
+            hand = hand_of(view.hand, state.legal, self.decision, self.poignee)
+            cursor = self.cursor if self.decision.kind in CHOOSING_CARDS else None
+            self.query_one("#hand", Static).update(
+                render.hand_text(view.hand, hand, cursor, self.selected, cursor is not None)
+            )
         else:
-            allowed = set(legal.cards) if legal is not None else set()
-        choosing = kind in ("play", "discard", "poignee_cards")
-        cursor = self.cursor if choosing else None
-        return render.hand_text(state.view.hand, allowed, cursor, self.selected, choosing)
+            self.query_one("#hand", Static).update("")
 
     # ------------------------------------------------------------ keys
 
@@ -362,39 +281,54 @@ class TableApp(App[list[m.Number] | None]):
         legal = state.legal if state is not None else None
         if state is None or legal is None or state.view is None or self.acting:
             return None
-        kind = self.decision.kind
-        if kind == "bid":
-            return m.BidAction(contract=legal.bids[self.option])
-        if kind == "chelem":
-            return m.ChelemAction(announce=self.option == 1)
-        if kind == "poignee":
-            if self.option == 0:
-                self.declined_poignee = True
-                return None
-            offer = legal.poignees[self.option - 1]
-            self.poignee, self.selected = offer, set(offer.cards)  # then Space / Enter
-            pool = poignee_pool(state.view.hand, offer)
-            self.cursor = next((i for i, c in enumerate(state.view.hand) if c in pool), 0)
+        choose = {
+            "bid": self._bid,
+            "chelem": self._chelem,
+            "poignee": self._poignee_offer,
+            "poignee_cards": self._poignee_cards,
+            "discard": self._discard,
+            "play": self._play,
+        }.get(self.decision.kind)
+        return choose(state.view, legal) if choose is not None else None
+
+    def _bid(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+        return m.BidAction(contract=legal.bids[self.option])
+
+    def _chelem(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+        return m.ChelemAction(announce=self.option == 1)
+
+    def _poignee_offer(self, view: m.SeatView, legal: m.LegalChoices) -> None:
+        """Decline, or start choosing the trumps of an offer (then Space / Enter)."""
+        if self.option == 0:
+            self.declined_poignee = True
+            return
+        offer = legal.poignees[self.option - 1]
+        self.poignee, self.selected = offer, set(offer.cards)
+        pool = poignee_pool(view.hand, offer)
+        self.cursor = next((i for i, c in enumerate(view.hand) if c in pool), 0)
+
+    def _poignee_cards(self, view: m.SeatView, legal: m.LegalChoices) -> Action | None:
+        if self.poignee is None:
             return None
-        if kind == "poignee_cards" and self.poignee is not None:
-            if len(self.selected) != self.poignee.size:
-                self.error = f"show {self.poignee.size} cards ({len(self.selected)} now)"
-                return None
-            cards = sorted(self.selected, key=card_order)
-            self.poignee, self.selected = None, set()
-            return m.PoigneeAction(cards=cards)
-        if kind == "discard" and legal.discard is not None:
-            if len(self.selected) != legal.discard.count:
-                self.error = f"select {legal.discard.count} cards ({len(self.selected)} now)"
-                return None
-            return m.DiscardAction(cards=sorted(self.selected, key=card_order))
-        if kind == "play":
-            card = state.view.hand[self.cursor]
-            if card not in legal.cards:
-                self.error = f"{render.card_label(card)} cannot be played now"
-                return None
-            return m.PlayAction(card=card)
-        return None
+        if len(self.selected) != self.poignee.size:
+            self.error = f"show {self.poignee.size} cards ({len(self.selected)} now)"
+            return None
+        cards = sorted(self.selected, key=card_order)
+        self.poignee, self.selected = None, set()
+        return m.PoigneeAction(cards=cards)
+
+    def _discard(self, view: m.SeatView, legal: m.LegalChoices) -> Action | None:
+        if legal.discard is None:
+            return None
+        if len(self.selected) != legal.discard.count:
+            self.error = f"select {legal.discard.count} cards ({len(self.selected)} now)"
+            return None
+        return m.DiscardAction(cards=sorted(self.selected, key=card_order))
+
+    def _play(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+        """The card under the cursor, playable or not: a refused one comes back with the
+        engine's reason, which the prompt shows (the client knows no rule to tell why)."""
+        return m.PlayAction(card=view.hand[self.cursor])
 
     def _send(self, action: Action) -> None:
         self.acting = True
@@ -406,7 +340,7 @@ class TableApp(App[list[m.Number] | None]):
         try:
             await self.client.act(action)
         except ServerError as e:
-            self.error = e.message
+            self.error = render.refusal_text(action, e.code, e.message, e.rule)
         except ClientError as e:
             self.error = str(e)
         finally:

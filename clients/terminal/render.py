@@ -1,10 +1,21 @@
 """What the terminal shows, as Rich text built from the client's state (no I/O here).
 
 Cards keep their codes (docs/RECORD.md) with the suit's symbol: ``K♥``, ``10♠``,
-trumps as ``21``..``1`` in yellow, the Excuse as ``EX``.
+trumps as ``21``..``1`` in yellow, the Excuse as ``EX``; the Knight is the seed's
+Cavalier, ``C♠`` (its code is ``NS``).
+
+Every string that comes from the server (names, table ids, messages) is drawn
+as text: ``printable`` replaces control and format characters, so that an
+escape sequence in a player's name (an OSC 52 clipboard write, a colour, a
+cursor move) or a bidirectional override reaches nobody's terminal.
 """
 
 from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 
@@ -22,12 +33,46 @@ CONTRACTS = {
 }
 
 
+CARD_CODE = re.compile(r"T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[JNQK])[SHDC]")
+RANKS = {"N": "C"}  # the Knight is the Cavalier (the seed's word); other ranks keep their code
+# Unicode categories that are not text: controls, formats (bidi, zero-width), separators of
+# lines and paragraphs, surrogates, private use, unassigned.
+NOT_TEXT = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def printable(text: str) -> str:
+    """``text`` with each character that is not text replaced by U+FFFD (a visible mark).
+
+    >>> printable("Zoe\x1b]52;c;aGk=\x07")
+    'Zoe�]52;c;aGk=�'
+    """
+    return "".join("\ufffd" if unicodedata.category(c) in NOT_TEXT else c for c in text)
+
+
 def card_label(code: str) -> str:
     if code == "EX":
         return "EX"
     if code.startswith("T"):
         return code[1:]
-    return code[:-1] + SYMBOLS[code[-1]]
+    rank = code[:-1]
+    return RANKS.get(rank, rank) + SYMBOLS[code[-1]]
+
+
+def refusal_text(action: object, code: str, message: str, rule: str | None) -> str:
+    """Why the server refused ``action``, in the player's terms: the engine's reason.
+
+    ``seat 0 played KH but must follow spades (R11)`` reads
+    ``K♥ cannot be played: you must follow spades (R11)``; card codes in the
+    reason are drawn as the hand draws them (``must overtrump 14``).
+    """
+    what = "refused"
+    if isinstance(action, m.PlayAction):
+        what = f"{card_label(action.card)} cannot be played"
+    _, but, why = message.partition(" but ")
+    reason = f"you {why}" if code == "illegal_action" and but else message
+    reason = " ".join(card_label(w) if CARD_CODE.fullmatch(w) else w for w in reason.split(" "))
+    named = rule is None or f"({rule})" in reason
+    return f"{what}: {reason}" + ("" if named else f" ({rule})")
 
 
 def card_style(code: str) -> str:
@@ -48,7 +93,7 @@ def seat_name(state: TableState, seat: int) -> str:
     if state.table is not None:
         info = state.table.seats[seat]
         if info.name:
-            return info.name
+            return printable(info.name)
     return f"Seat {seat}"
 
 
@@ -85,7 +130,7 @@ def deal_of(state: TableState, number: int) -> str:
 
 def header_text(state: TableState) -> Text:
     view = state.view
-    text = Text(f"Table {state.table_id}", style="bold")
+    text = Text(f"Table {printable(state.table_id)}", style="bold")
     if view is not None:
         dealer = seat_name(state, view.dealer)
         text.append(f"   {deal_of(state, view.deal_number)}, dealer {dealer}")
@@ -172,37 +217,39 @@ def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
     return text
 
 
-def event_line(  # noqa: C901 - one case per event kind
-    state: TableState, event: object, now_ms: int | None = None
-) -> str | None:
+def _cards(cards: list[str]) -> str:
+    return " ".join(card_label(c) for c in cards)
+
+
+def _discarded(state: TableState, e: m.DiscardEvent) -> str:
+    shown = f" (trumps shown: {_cards(e.trumps)})" if e.trumps else ""
+    return f"{seat_name(state, e.seat)} discarded{shown}."
+
+
+# One line per kind of event worth a line in the log.
+_LINES: dict[type, Callable[[TableState, Any], str | None]] = {
+    m.DealStartedEvent: lambda s, e: (
+        f"{deal_of(s, e.deal_number).capitalize()}, dealer: {seat_name(s, e.dealer)}."
+    ),
+    m.BidEvent: lambda s, e: f"{seat_name(s, e.seat)}: {CONTRACTS[e.contract]}",
+    m.TakerEvent: lambda s, e: f"{says(s, e.seat, 'take')} the deal: {CONTRACTS[e.contract]}.",
+    m.ChienEvent: lambda s, e: f"Chien: {_cards(e.cards)}",
+    m.DiscardEvent: _discarded,
+    m.ChelemEvent: lambda s, e: f"{says(s, e.seat, 'announce')} a chelem!" if e.announced else None,
+    m.PoigneeEvent: lambda s, e: f"{says(s, e.seat, 'show')} a {e.level} poignee.",
+    m.CardEvent: lambda s, e: f"{says(s, e.seat, 'play')} {card_label(e.card)}",
+    m.TrickEvent: lambda s, e: f"Trick {e.number} to {seat_name(s, e.winner)}.",
+    m.CancelledEvent: lambda s, e: f"Deal cancelled: {e.reason.replace('_', ' ')}.",
+    m.TableOverEvent: lambda s, e: "Table over. Totals: " + ", ".join(f"{t:g}" for t in e.totals),
+}
+
+
+def event_line(state: TableState, event: object, now_ms: int | None = None) -> str | None:
     """A line for the log, or None for events not worth one; ``now_ms`` gives countdowns."""
-    match event:
-        case m.DealStartedEvent(deal_number=number, dealer=dealer):
-            return f"{deal_of(state, number).capitalize()}, dealer: {seat_name(state, dealer)}."
-        case m.BidEvent(seat=seat, contract=contract):
-            return f"{seat_name(state, seat)}: {CONTRACTS[contract]}"
-        case m.TakerEvent(seat=seat, contract=contract):
-            return f"{says(state, seat, 'take')} the deal: {CONTRACTS[contract]}."
-        case m.ChienEvent(cards=cards):
-            return "Chien: " + " ".join(card_label(c) for c in cards)
-        case m.DiscardEvent(seat=seat, trumps=trumps):
-            shown = f" (trumps shown: {' '.join(card_label(c) for c in trumps)})" if trumps else ""
-            return f"{seat_name(state, seat)} discarded{shown}."
-        case m.ChelemEvent(seat=seat, announced=True):
-            return f"{says(state, seat, 'announce')} a chelem!"
-        case m.PoigneeEvent(seat=seat, level=level):
-            return f"{says(state, seat, 'show')} a {level} poignee."
-        case m.CardEvent(seat=seat, card=card):
-            return f"{says(state, seat, 'play')} {card_label(card)}"
-        case m.TrickEvent(number=number, winner=winner):
-            return f"Trick {number} to {seat_name(state, winner)}."
-        case m.CancelledEvent(reason=reason):
-            return f"Deal cancelled: {reason.replace('_', ' ')}."
-        case m.BetweenDealsEvent():
-            return between_deals_line(state, event, now_ms)
-        case m.TableOverEvent(totals=totals):
-            return "Table over. Totals: " + ", ".join(f"{t:g}" for t in totals)
-    return None
+    if isinstance(event, m.BetweenDealsEvent):
+        return between_deals_line(state, event, now_ms)
+    line = _LINES.get(type(event))
+    return line(state, event) if line is not None else None
 
 
 def between_deals_line(state: TableState, event: m.BetweenDealsEvent, now_ms: int | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from textual.pilot import Pilot
@@ -11,8 +12,8 @@ from textual.widgets import Static
 from cli.main import main
 from clients.python import Bot, Client, TableState, play_table
 from clients.terminal import TableApp
-from clients.terminal.app import decision_for, poignee_pool, swap_poignee_card
-from clients.terminal.render import event_line, header_text
+from clients.terminal.decisions import decision_for, poignee_pool, swap_poignee_card
+from clients.terminal.render import card_label, event_line, header_text, printable
 from protocol import models as m
 
 AppPilot = Pilot[list[m.Number] | None]
@@ -240,3 +241,56 @@ def test_a_poignee_offer_is_shown_as_offered_or_with_other_trumps() -> None:
     # Kings belong to the pool only when the offer holds them (R9).
     assert "KS" not in poignee_pool(hand, offer)
     assert "KS" in poignee_pool(hand, offer_of([*hand[:11], "EX", "KS", "T1", "T2"], "triple"))
+
+
+async def refuse_a_card(pilot: AppPilot, app: TableApp) -> tuple[str, str]:
+    """Play by keys until a hand holds a card it may not play; press Enter on it.
+
+    Returns the card and what the prompt then says."""
+    seen: set[str] = set()
+    answered: tuple[object, str] | None = None
+    while True:
+        await pilot.pause(0.01)
+        state = app.state
+        if state is None or state.turn is None or app.acting or state.view is None:
+            continue
+        if app.decision.kind == "play":
+            hand, legal = state.view.hand, state.legal
+            assert legal is not None
+            barred = [i for i, c in enumerate(hand) if c not in legal.cards]
+            if barred:
+                seq, turn = state.seq, state.turn
+                await move_to(pilot, app, barred[0], options=False)
+                await pilot.press("enter")
+                while app.acting or not app.error:
+                    await pilot.pause(0.01)
+                assert state.seq == seq and state.turn is turn  # refused: nothing changed
+                return hand[barred[0]], shown(app, "#prompt")
+        if answered != (state.turn, app.decision.kind):
+            answered = (state.turn, app.decision.kind)
+            await decide(pilot, app, seen)
+
+
+async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
+    """The engine's reason, in the player's terms: 'you must follow spades (R11)'."""
+    app = TableApp(deals=1, ai_pause=0, ai_level="random")
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(90):
+            card, prompt = await refuse_a_card(pilot, app)
+        label = card_label(card)
+        why = r"you must (follow (spades|hearts|diamonds|clubs|trumps)|play a trump|overtrump \d+)"
+        assert re.search(f"{re.escape(label)} cannot be played: {why} \\(R11\\)", prompt), prompt
+        await pilot.press("q")
+
+
+def test_cards_are_drawn_with_the_seeds_words() -> None:
+    """The Knight is the Cavalier (C); other ranks keep their code; trumps their number."""
+    assert [card_label(c) for c in ["NS", "NH", "KD", "QC", "JS", "10H", "T21", "EX"]] == [
+        "C♠", "C♥", "K♦", "Q♣", "J♠", "10♥", "21", "EX",
+    ]  # fmt: skip
+
+
+def test_names_from_the_server_are_drawn_as_text() -> None:
+    assert printable("Ann\x1b]52;c;aGk=\x07") == "Ann\ufffd]52;c;aGk=\ufffd"
+    assert printable("Cy\u202eevil\u200b") == "Cy\ufffdevil\ufffd"  # bidi override, zero width
+    assert printable("Zoé 🂡 Ölaf") == "Zoé 🂡 Ölaf"  # letters and symbols stay

@@ -4,17 +4,21 @@ The terminal client once hung with its default AI: its local server started
 the AI's worker processes from inside the terminal UI, whose swapped standard
 streams made multiprocessing fail (``bad value(s) in fds_to_keep``), and the
 table waited forever. These tests start it with no arguments (and with each
-AI level) and wait for the AI to bid.
+AI level) and wait for the AI to bid; another plays a deal by Enter alone at
+120 columns and reads the score sheet whole.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 
 import pytest
 
 from .tmux import TAROT, Terminal
 
+SEATS_WIDTH = 66  # the seats' column; the trick and the score sheet take the rest
 AI_BID = r"(?m)^AI [2-4]: (pass|prise|garde|garde sans|garde contre)\s*$"
 
 
@@ -34,5 +38,28 @@ def test_tarot_play_started_as_a_user_does_sees_the_ai_bid(tmp_path: Path, ai: s
         assert an_ai_bid(terminal).startswith("AI ")
         terminal.press("q")
         assert terminal.exit_status() == 0
+    finally:
+        terminal.close()
+
+
+def test_a_whole_deal_at_120_columns_shows_the_score_sheet_uncut(tmp_path: Path) -> None:
+    """Enter all the way (pass, no poignee, the first playable card); the sheet's lines whole."""
+    terminal = Terminal(tmp_path, width=120, height=40)
+    terminal.start(str(TAROT), "play", "--ai", "random", "--ai-pause", "0")
+    try:
+        hand = terminal.wait_for(r"(?m)^ +(\S+ +){17}\S+ *$")[0]  # the 18 cards dealt
+        assert not re.search(r"\bN[♠♥♦♣]", hand)  # the Knight is the Cavalier: C♠
+        deadline = time.monotonic() + 90
+        while "Score sheet" not in (screen := terminal.screen()):
+            assert time.monotonic() < deadline, screen
+            terminal.press("Enter")
+            time.sleep(0.15)
+        terminal.wait_for("Scores: ", 5)
+        sheet = " ".join(line[SEATS_WIDTH:] for line in terminal.screen().splitlines())
+        sheet = " ".join(sheet.split())  # the sheet's column, its wrapped lines joined
+        taker = r"\((prise|garde|garde sans|garde contre)\) (made|went down): [\d.]+ points"
+        assert re.search(taker + r" with \d bout\(s\), \d+ needed", sheet), sheet
+        scores = r"Scores: You [+-][\d.]+ AI 2 [+-][\d.]+ AI 3 [+-][\d.]+ AI 4 [+-][\d.]+"
+        assert re.search(scores, sheet), sheet
     finally:
         terminal.close()

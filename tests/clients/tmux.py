@@ -34,8 +34,14 @@ class Terminal:
         self.status = workdir / "terminal.status"
 
     def tmux(self, *args: str) -> str:
+        # COLUMNS and LINES (set under pytest) would override the terminal's real size.
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         done = subprocess.run(
-            [self.binary, "-L", self.socket, *args], capture_output=True, text=True, check=True
+            [self.binary, "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
         )
         return done.stdout
 
@@ -71,6 +77,14 @@ class Terminal:
                 return found
             if time.monotonic() > deadline:
                 raise AssertionError(f"{pattern!r} not on the screen after {seconds} s:\n{screen}")
+            time.sleep(0.2)
+
+    def wait_written(self, data: bytes, seconds: float = 60.0) -> None:
+        """Wait until the program has written ``data`` to the terminal."""
+        deadline = time.monotonic() + seconds
+        while data not in self.written():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{data!r} not written after {seconds} s:\n{self.screen()}")
             time.sleep(0.2)
 
     def exit_status(self, seconds: float = 20.0) -> int:
