@@ -9,11 +9,11 @@ from engine.events import (
     ChelemDeclared,
     ChienRevealed,
     DealCancelled,
+    DealEvent,
     DealScored,
     DealStarted,
     DiscardKept,
     DiscardMade,
-    Event,
     HandDealt,
     PoigneeShown,
     TakerKnown,
@@ -25,7 +25,7 @@ def _codes(cards: tuple[int, ...]) -> str:
     return " ".join(CODES[c] for c in cards) or "-"
 
 
-def describe_event(event: Event) -> str:  # noqa: C901 - one line per event type
+def describe_event(event: DealEvent) -> str:  # noqa: C901 - one line per event type
     match event:
         case DealStarted(dealer=dealer):
             return f"deal: seat {dealer} deals"

@@ -66,10 +66,10 @@ from .errors import (
     UnknownContract,
     WrongPhase,
 )
-from .events import PUBLIC, Event, deal_events, step
+from .events import PUBLIC, DealEvent, deal_events, step
 from .game import Legal, apply, apply_in_place, legal_actions, random_action
 from .records import FORMAT, load_record, parse_record, to_record
-from .scoring import Bonus, ScoreSheet, score
+from .scoring import Bonus, DealScore, score
 from .series import Series
 from .state import Deal, Phase, Trick
 from .views import View, view
@@ -89,13 +89,14 @@ __all__ = [
     "CardNotInHand",
     "Contract",
     "Deal",
+    "DealEvent",
     "DealNotOver",
     "DealOver",
+    "DealScore",
     "DeclareChelem",
     "Discard",
     "DiscardRule",
     "DiscardedNotInHand",
-    "Event",
     "IllegalAction",
     "IllegalBid",
     "IllegalChelem",
@@ -114,7 +115,6 @@ __all__ = [
     "PoigneeLevel",
     "PoigneeOffer",
     "RecordError",
-    "ScoreSheet",
     "Series",
     "ShowPoignee",
     "TarotError",

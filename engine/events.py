@@ -14,7 +14,7 @@ from .actions import Action, Bid, Contract, DeclareChelem, Discard, Play, ShowPo
 from .cards import TRUMPS, Card, cards_of
 from .declarations import PoigneeLevel
 from .game import apply
-from .scoring import ScoreSheet, score
+from .scoring import DealScore, score
 from .state import Cancellation, Deal, Phase, Trick
 from .views import trick_points
 
@@ -116,11 +116,11 @@ class DealCancelled:
 
 @dataclass(frozen=True, slots=True)
 class DealScored:
-    sheet: ScoreSheet
+    sheet: DealScore
     audience = PUBLIC
 
 
-Event = (
+DealEvent = (
     HandDealt
     | DealStarted
     | BidMade
@@ -137,19 +137,19 @@ Event = (
 )
 
 
-def deal_events(deal: Deal) -> list[Event]:
+def deal_events(deal: Deal) -> list[DealEvent]:
     """The events of a fresh deal: each hand to its seat, and R3's cancellation."""
-    events: list[Event] = [DealStarted(deal.dealer)]
+    events: list[DealEvent] = [DealStarted(deal.dealer)]
     events.extend(HandDealt(s, tuple(cards_of(deal.dealt[s]))) for s in range(4))
     if deal.cancelled:
         events.append(DealCancelled(deal.cancelled))
     return events
 
 
-def step(deal: Deal, action: Action) -> tuple[Deal, list[Event]]:
+def step(deal: Deal, action: Action) -> tuple[Deal, list[DealEvent]]:
     """``apply`` plus the events it produces, each with its audience."""
     after = apply(deal, action)
-    events: list[Event] = []
+    events: list[DealEvent] = []
     if isinstance(action, Bid):
         events.append(BidMade(action.seat, action.contract))
         if after.phase is not Phase.BIDDING:
@@ -172,10 +172,10 @@ def step(deal: Deal, action: Action) -> tuple[Deal, list[Event]]:
     return after, events
 
 
-def _bidding_closed(deal: Deal) -> list[Event]:
+def _bidding_closed(deal: Deal) -> list[DealEvent]:
     if deal.cancelled:
         return [DealCancelled(deal.cancelled)]
-    events: list[Event] = [TakerKnown(deal.taker, deal.contract)]
+    events: list[DealEvent] = [TakerKnown(deal.taker, deal.contract)]
     if deal.contract.shows_chien:
         events.append(ChienRevealed(tuple(cards_of(deal.chien))))
     return events

@@ -21,13 +21,14 @@ CHELEM_ANNOUNCED_MADE = 400
 CHELEM_ANNOUNCED_FAILED = -200
 CHELEM_UNANNOUNCED = 200
 
-Number = int | float
+# A number of points, exact: an int when whole (45, not 45.0), a float for a half (52.5).
+Points = int | float
 SheetStatus = Literal["played", "cancelled"]
 BonusKind = Literal["petit_au_bout", "poignee", "chelem"]
 SideName = Literal["taker", "defence"]
 
 
-def _number(halves: int) -> Number:
+def _number(halves: int) -> Points:
     """An exact half-point value as JSON wants it: 45, not 45.0; 52.5 stays."""
     return halves // 2 if halves % 2 == 0 else halves / 2
 
@@ -38,7 +39,7 @@ class Bonus:
 
     kind: BonusKind
     side: SideName
-    points: Number
+    points: Points
     seat: int | None = None  # who showed a poignee
     detail: str = ""
 
@@ -52,21 +53,21 @@ class Bonus:
 
 
 @dataclass(frozen=True, slots=True)
-class ScoreSheet:
+class DealScore:
     """The score sheet of docs/RECORD.md; ``to_json`` is what ``tarot score`` prints."""
 
     status: SheetStatus
-    scores: tuple[Number, Number, Number, Number]
+    scores: tuple[Points, Points, Points, Points]
     reason: Cancellation | None = None
     taker: int = NO_SEAT
     contract: Contract = Contract.PASS
     bouts: int = 0
-    points: Number = 0
+    points: Points = 0
     target: int = 0
     made: bool = False
     multiplier: int = 0
-    contract_score: Number = 0
-    per_defender: Number = 0
+    contract_score: Points = 0
+    per_defender: Points = 0
     bonuses: tuple[Bonus, ...] = ()
     trick_winners: tuple[int, ...] = field(default=())
 
@@ -100,18 +101,18 @@ def taker_cards(deal: Deal) -> int:
     return cards
 
 
-def score(deal: Deal) -> ScoreSheet:
+def score(deal: Deal) -> DealScore:
     """The score sheet of a finished or cancelled deal."""
     if deal.phase is not Phase.DONE:
         raise DealNotOver("the deal is not over")
     if deal.cancelled:
-        return ScoreSheet("cancelled", (0, 0, 0, 0), reason=deal.cancelled)
+        return DealScore("cancelled", (0, 0, 0, 0), reason=deal.cancelled)
     bouts, points2, target = _count(deal)
     made = points2 >= 2 * target
     bonuses = _bonuses(deal, made)
     a2 = _per_defender_halves(deal, points2, target, bonuses)
     scores = tuple(_number(3 * a2 if s == deal.taker else -a2) for s in range(4))
-    return ScoreSheet(
+    return DealScore(
         "played",
         (scores[0], scores[1], scores[2], scores[3]),
         taker=deal.taker,

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 
 from .deal import new_deal
-from .scoring import Number, ScoreSheet
+from .scoring import DealScore, Points
 from .state import Deal
 
 
@@ -18,15 +18,15 @@ from .state import Deal
 class Series:
     deals_to_play: int | None = None  # None: until the table closes
     dealer: int = 0
-    totals: list[Number] = field(default_factory=lambda: [0, 0, 0, 0])
-    sheets: list[ScoreSheet] = field(default_factory=list)
+    totals: list[Points] = field(default_factory=lambda: [0, 0, 0, 0])
+    sheets: list[DealScore] = field(default_factory=list)
     played: int = 0  # deals scored, cancelled ones excluded
 
     def deal(self, rng: random.Random | int | str | bytes) -> Deal:
         """The next deal, dealt by the current dealer."""
         return new_deal(self.dealer, rng)
 
-    def record(self, sheet: ScoreSheet) -> None:
+    def record(self, sheet: DealScore) -> None:
         """Add a finished deal's sheet; the deal passes to the right (R1)."""
         self.sheets.append(sheet)
         if sheet.status == "played":

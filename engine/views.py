@@ -14,7 +14,7 @@ from .actions import Contract
 from .bidding import bidder_seat
 from .cards import TRUMPS, Card, cards_of, half_points
 from .game import NO_ACTIONS, Legal, legal_actions
-from .scoring import ScoreSheet, score
+from .scoring import DealScore, score
 from .state import NO_SEAT, TAKER_SIDE, Cancellation, Deal, Phase, Trick
 
 
@@ -40,7 +40,7 @@ class View:
     points: tuple[float, float]  # card points in tricks so far: taker's side, defence
     tricks_won: tuple[int, int, int, int]
     legal: Legal
-    sheet: ScoreSheet | None
+    sheet: DealScore | None
     cancelled: Cancellation | None
 
     @property

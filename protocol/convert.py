@@ -23,7 +23,7 @@ def level_code(level: engine.PoigneeLevel) -> m.PoigneeLevelName:
     return cast(m.PoigneeLevelName, level.code)
 
 
-def sheet_model(sheet: engine.ScoreSheet) -> m.ScoreSheet:
+def sheet_model(sheet: engine.DealScore) -> m.ScoreSheet:
     return m.ScoreSheet.model_validate(sheet.to_json())
 
 

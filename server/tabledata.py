@@ -53,7 +53,7 @@ class TableData(Data):
     seq: int = 0
     seats: list[SeatData] = Field(default_factory=lambda: [SeatData() for _ in range(4)])
     dealer: int = 0  # the next deal's dealer
-    totals: list[m.Number] = Field(default_factory=lambda: list[m.Number]([0, 0, 0, 0]))
+    totals: list[m.Points] = Field(default_factory=lambda: list[m.Points]([0, 0, 0, 0]))
     played: int = 0  # deals scored (cancelled ones excluded)
     deal: DealData | None = None
     ready: list[bool] = Field(default_factory=lambda: [False] * 4)

@@ -191,7 +191,7 @@ def begin_deal(change: Change, now_ms: int) -> None:
     _after_move(change, now_ms)
 
 
-def _audience(event: engine.Event) -> Audience:
+def _audience(event: engine.DealEvent) -> Audience:
     audience = event.audience
     return None if audience is None else list(audience)
 

@@ -73,7 +73,7 @@ class Bot:
 
 async def play_table(
     client: Client, bot: Bot, on_message: Callable[[ServerMessage], None] | None = None
-) -> list[m.Number]:
+) -> list[m.Points]:
     """Play the client's seat with ``bot`` until the table is over; return the totals.
 
     Answers each current ``your_turn``, says ``next_deal`` after each scored

@@ -77,7 +77,7 @@ class TableState:
     table: m.TableSummary | None = None
     view: m.SeatView | None = None
     turn: m.YourTurn | None = None
-    totals: list[m.Number] = field(default_factory=lambda: [0, 0, 0, 0])
+    totals: list[m.Points] = field(default_factory=lambda: [0, 0, 0, 0])
     sheets: list[m.ScoreSheet] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False

@@ -43,7 +43,7 @@ from .decisions import (
 )
 
 
-class TableApp(App[list[m.Number] | None]):
+class TableApp(App[list[m.Points] | None]):
     """Play one table: a deal or a series, against AI or other people."""
 
     TITLE = "cardavia tarot"

@@ -14,6 +14,8 @@ from pydantic import (
     model_serializer,
 )
 
+from engine.scoring import Points as Points  # the one definition, re-exported
+
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 64 * 1024
 
@@ -21,7 +23,6 @@ CardCode = Annotated[str, Field(pattern=r"^(T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[
 ContractCode = Literal["pass", "prise", "garde", "garde_sans", "garde_contre"]
 Seat = Annotated[int, Field(ge=0, le=3)]
 TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-Number = int | float  # scores keep their int form (45, not 45.0); halves are floats
 AiLevel = Literal["random", "basic", "expert", "strong"]
 PoigneeLevelName = Literal["simple", "double", "triple"]
 PhaseName = Literal["bidding", "discard", "chelem", "play", "done"]

@@ -10,9 +10,9 @@ from .base import (
     CardCode,
     ContractCode,
     Model,
-    Number,
     PhaseName,
     PoigneeLevelName,
+    Points,
     Seat,
 )
 from .tables import SeatInfo
@@ -125,7 +125,7 @@ class ScoreEvent(Model):
     kind: Literal["score"] = "score"
     deal_number: int
     sheet: ScoreSheet
-    totals: list[Number]
+    totals: list[Points]
 
 
 class RecordEvent(Model):
@@ -151,7 +151,7 @@ class BetweenDealsEvent(Model):
 
 class TableOverEvent(Model):
     kind: Literal["table_over"] = "table_over"
-    totals: list[Number]
+    totals: list[Points]
 
 
 EventModel = Annotated[

@@ -9,8 +9,8 @@ from pydantic import Field
 from .base import (
     AiLevel,
     Model,
-    Number,
     PhaseName,
+    Points,
     Seat,
     TableId,
 )
@@ -40,5 +40,5 @@ class TableSummary(Model):
     phase: PhaseName | None = None
     deal_number: int = 0
     spectators: int = 0
-    totals: list[Number] = Field(default_factory=lambda: list[Number]([0, 0, 0, 0]))
+    totals: list[Points] = Field(default_factory=lambda: list[Points]([0, 0, 0, 0]))
     next_deal_ms: int | None = None  # between deals: the next one starts then at the latest

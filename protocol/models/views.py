@@ -10,9 +10,9 @@ from .base import (
     CardCode,
     ContractCode,
     Model,
-    Number,
     PhaseName,
     PoigneeLevelName,
+    Points,
     Seat,
     WithoutNulls,
 )
@@ -62,7 +62,7 @@ class PoigneeInfo(Model):
 class BonusLine(WithoutNulls):
     kind: Literal["petit_au_bout", "poignee", "chelem"]
     side: Literal["taker", "defence"]
-    points: Number
+    points: Points
     seat: Seat | None = None
     detail: str | None = None
 
@@ -71,17 +71,17 @@ class ScoreSheet(WithoutNulls):
     """The score sheet of docs/RECORD.md (the same JSON as ``tarot score`` prints)."""
 
     status: Literal["played", "cancelled"]
-    scores: list[Number]
+    scores: list[Points]
     reason: Literal["all_pass", "petit_sec"] | None = None
     taker: Seat | None = None
     contract: ContractCode | None = None
     bouts: int | None = None
-    points: Number | None = None
+    points: Points | None = None
     target: int | None = None
     made: bool | None = None
     multiplier: int | None = None
-    contract_score: Number | None = None
-    per_defender: Number | None = None
+    contract_score: Points | None = None
+    per_defender: Points | None = None
     bonuses: list[BonusLine] | None = None
     trick_winners: list[Seat] | None = None
 

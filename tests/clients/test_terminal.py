@@ -16,7 +16,7 @@ from clients.terminal.decisions import decision_for, poignee_pool, swap_poignee_
 from clients.terminal.render import card_label, event_line, header_text, printable
 from protocol import models as m
 
-AppPilot = Pilot[list[m.Number] | None]
+AppPilot = Pilot[list[m.Points] | None]
 
 
 async def move_to(pilot: AppPilot, app: TableApp, target: int, options: bool) -> None:

@@ -48,7 +48,7 @@ FEW = settings(max_examples=100, deadline=None, database=None)
 MANY = settings(max_examples=300, deadline=None, database=None)
 
 
-Step = tuple[engine.Deal, Action, engine.Deal, list[engine.Event]]
+Step = tuple[engine.Deal, Action, engine.Deal, list[engine.DealEvent]]
 
 
 def steps(seed: int, dealer: int) -> Iterator[Step]:
@@ -339,7 +339,7 @@ def view_cards(v: engine.View) -> int:
     return cards
 
 
-def event_cards(event: engine.Event) -> int:
+def event_cards(event: engine.DealEvent) -> int:
     cards = mask_of(getattr(event, "cards", ())) | mask_of(getattr(event, "trumps", ()))
     card = getattr(event, "card", None)
     if card is not None:

@@ -10,7 +10,7 @@ import dataclasses
 import json
 
 import engine
-from engine import PoigneeLevel, ScoreSheet, load_record, score
+from engine import DealScore, PoigneeLevel, load_record, score
 from engine.cards import HALF_POINTS
 
 from ..records.make_records import CASES, LADDER_CHIEN, SEED, Case, build, ladder
@@ -18,11 +18,11 @@ from .helpers import ALL_CODES, autoplay, bid, chelem, make_deal
 from .oracle import points, score_record
 
 
-def sheet_of(case: Case) -> ScoreSheet:
+def sheet_of(case: Case) -> DealScore:
     return score(load_record(build(case)))
 
 
-def bonuses(sheet: ScoreSheet) -> list[tuple[str, str, float]]:
+def bonuses(sheet: DealScore) -> list[tuple[str, str, float]]:
     return sorted((b.kind, b.side, b.points) for b in sheet.bonuses)
 
 

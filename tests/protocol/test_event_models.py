@@ -13,7 +13,7 @@ from protocol.convert import TABLE_EVENTS, WIRE_EVENTS, WireEvent, event_model
 
 
 def test_the_engine_events_are_split_between_the_wire_and_the_table() -> None:
-    every = set(get_args(engine.Event))
+    every = set(get_args(engine.DealEvent))
     assert set(WIRE_EVENTS) | set(TABLE_EVENTS) == every
     assert not set(WIRE_EVENTS) & set(TABLE_EVENTS)
     assert set(get_args(WireEvent)) == set(WIRE_EVENTS)
