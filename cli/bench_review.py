@@ -26,7 +26,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from .bench_server import free_port, progress, run_clients, start_process, wait_for_port
+from .bench_processes import free_port, progress, run_clients, start_process, wait_for_port
 
 SUBPROTOCOL = "tarot.v1.msgpack"
 
