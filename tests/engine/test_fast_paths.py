@@ -16,6 +16,7 @@ import pytest
 
 from engine import (
     CODES,
+    EXCUSE,
     Deal,
     IllegalAction,
     Phase,
@@ -33,10 +34,25 @@ from engine.tricks import led_suit, led_suit_mask, legal_cards, winning_position
 from .oracle import winning_position as oracle_winning_position
 
 
-def _states(seed: int) -> list[Deal]:
+def _trump_rich_deal(seed: int, rng: random.Random) -> Deal:
+    """A deal where seat ``seed % 4`` holds 9 to 15 trumps (and the Excuse every other
+    seed): poignees to show, which one random deal in fifty offers."""
+    trumps = list(range(21))
+    rng.shuffle(trumps)
+    rich = trumps[: 9 + seed % 7] + ([EXCUSE] if seed % 2 else [])
+    rest = [c for c in range(78) if c not in rich]
+    rng.shuffle(rest)
+    cut = 18 - len(rich)
+    rich += rest[:cut]
+    others = [rest[cut + 18 * i : cut + 18 * (i + 1)] for i in range(3)]
+    hands = [*others[: seed % 4], rich, *others[seed % 4 :]]
+    return deal_from_hands(seed % 4, hands, rest[cut + 54 :])
+
+
+def _states(seed: int, rich: bool = False) -> list[Deal]:
     """Every state of one random deal, from the deal to the end."""
     rng = random.Random(seed)
-    deal = new_deal(seed % 4, rng)
+    deal = _trump_rich_deal(seed, rng) if rich else new_deal(seed % 4, rng)
     states = [deal.copy()]
     while not deal.is_over:
         apply_in_place(deal, random_action(deal, rng))
@@ -100,9 +116,10 @@ def test_legal_cards_and_the_trick_winner_follow_the_rules_on_every_trick(seed: 
             assert winning_position(deal.trick) == -1
 
 
+@pytest.mark.parametrize("rich", [False, True])
 @pytest.mark.parametrize("seed", range(60))
-def test_random_action_draws_what_the_list_of_legal_actions_would(seed: int) -> None:
-    for deal in _states(seed):
+def test_random_action_draws_what_the_list_of_legal_actions_would(seed: int, rich: bool) -> None:
+    for deal in _states(seed, rich):
         if deal.is_over:
             continue
         draw = random.Random(seed * 1000 + len(deal.trick))
