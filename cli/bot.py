@@ -93,10 +93,19 @@ def report(message: ServerMessage) -> None:
         print(f"deal {message.event.deal_number}: {sheet.model_dump_json()}", file=sys.stderr)
 
 
+class PrintableFormatter(logging.Formatter):
+    """Log lines quote the server's messages: printed as text (``printable``)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from clients.python.printable import printable
+
+        return printable(super().format(record))
+
+
 def say_retries() -> None:
     """The library's retries and reconnections go to standard error, one line each."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("tarot bot: %(message)s"))
+    handler.setFormatter(PrintableFormatter("tarot bot: %(message)s"))
     for name in ("tarot.client", "tarot.bot"):
         logger = logging.getLogger(name)
         logger.addHandler(handler)
@@ -115,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = asyncio.run(play(args, bot))
     except ClientError as e:  # Unreachable included: its message names the server
-        print(f"tarot bot: {e}", file=sys.stderr)
+        from clients.python.printable import printable
+
+        print(f"tarot bot: {printable(str(e))}", file=sys.stderr)
         return 1
     print(json.dumps(result))
     return 0

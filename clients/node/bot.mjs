@@ -9,7 +9,10 @@
 // JSON line when the table is over. When the connection drops (or the server
 // says bye: shutdown), it reconnects and resumes its seat with its token and
 // the last event it saw, so it misses nothing. Every message carries an id, so a
-// refusal (its "re") names the message refused. See docs/CLIENTS.md.
+// refusal (its "re") names the message refused; one refused as "unavailable" (the
+// table store stalled) or "rate_limited" changed nothing and is sent again after a
+// jittered pause doubling from 0.25 s to 4 s, for up to a minute. Text from the
+// server is printed with its control characters replaced. See docs/CLIENTS.md.
 
 const [url = "ws://127.0.0.1:8765/", table = "new", ...flags] = process.argv.slice(2);
 const seatFlag = flags.indexOf("--seat");
@@ -19,12 +22,26 @@ const deals = flags.includes("--deals") ? Number(flags[flags.indexOf("--deals") 
 
 let ws = null;
 let nextId = 1;
-const unanswered = new Map(); // id -> the type of the message sent with it
-const send = (message) => {
+const unanswered = new Map(); // id -> { message, tries, since }: what was sent with it
+const send = (message, tries = 0, since = Date.now()) => {
   const id = nextId++;
-  unanswered.set(id, message.type);
+  unanswered.set(id, { message, tries, since });
   ws.send(JSON.stringify({ ...message, id }));
 };
+const RETRIED = new Set(["unavailable", "rate_limited"]); // refused, so nothing changed
+// A refused message sent again, unchanged, after a pause; false when the minute is up.
+function sendAgain(sent) {
+  const full = Math.min(4000, 250 * 2 ** sent.tries);
+  const pause = full / 2 + (Math.random() * full) / 2;
+  if (Date.now() + pause - sent.since > 60000) return false;
+  const socket = ws;
+  setTimeout(() => {
+    if (ws === socket) send(sent.message, sent.tries + 1, sent.since); // else it resumed
+  }, pause);
+  return true;
+}
+// What the server says is printed as text: no escape sequence reaches the terminal.
+const printable = (text) => String(text).replace(/[\p{C}\u2028\u2029]/gu, "\uFFFD");
 let mySeat = null;
 let token = null; // the seat's: resumes it after a lost connection
 let lastSeq = null; // the last event seen, so that a resume replays only what was missed
@@ -49,8 +66,9 @@ function decide(legal, hand) {
 }
 
 function onMessage(message) {
-  const answered = message.re !== undefined ? unanswered.get(message.re) : undefined;
-  if (message.re !== undefined) unanswered.delete(message.re); // an answer, an ack or an error
+  const sent = message.re != null ? unanswered.get(message.re) : undefined;
+  const answered = sent?.message.type;
+  if (message.re != null) unanswered.delete(message.re); // an answer, an ack or an error
   switch (message.type) {
     case "welcome":
       retries = 0;
@@ -80,11 +98,16 @@ function onMessage(message) {
       break;
     case "error":
       if (answered === "next_deal" && message.code === "not_started") break; // after the last deal
-      console.error(`refused (${answered ?? "?"} #${message.re ?? "?"}): ${message.code}: ${message.message}`);
+      console.error(`refused (${answered ?? "?"} #${message.re ?? "?"}): ${message.code}: ${printable(message.message)}`);
+      if (sent && RETRIED.has(message.code) && sendAgain(sent)) break;
+      if (message.code === "outcome_unknown") {
+        ws.close(); // maybe applied: resume, and the server says where the table is
+        break;
+      }
       process.exit(1);
       break;
     case "bye":
-      console.error(`bye: ${message.reason}`);
+      console.error(`bye: ${printable(message.reason)}`);
       if (message.reason !== "shutdown") process.exit(1); // shutdown: resume elsewhere
   }
 }

@@ -28,6 +28,7 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, RichLog, Static
 
 from clients.python import Action, Client, ClientError, ServerError, TableState
+from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
 
@@ -176,7 +177,7 @@ class TableApp(App[list[m.Points] | None]):
         elif isinstance(message, m.YourTurn) and message is state.turn:
             self._new_turn(state, message.legal)
         elif isinstance(message, m.Error):
-            self.log_line(f"Refused: {message.message}")
+            self.log_line(f"Server error ({message.code}): {message.message}")
         elif isinstance(message, m.Bye):
             self.log_line(f"The server says bye: {message.reason} {message.message}")
         self.redraw()
@@ -210,16 +211,16 @@ class TableApp(App[list[m.Points] | None]):
     # ------------------------------------------------------------ drawing
 
     def log_line(self, line: str) -> None:
-        """Add a line to the log, drawn as text (``render.printable``: it may quote the server)."""
+        """Add a line to the log, drawn as text (``printable``: it may quote the server)."""
         with contextlib.suppress(Exception):  # before mount or after exit: nothing to draw on
-            self.query_one("#log", RichLog).write(Text(render.printable(line)))
+            self.query_one("#log", RichLog).write(Text(printable(line)))
 
     def redraw(self) -> None:
         state = self.state
         self.decision = decision_for(state, self.declined_poignee, self.awaiting_next, self.poignee)
         if state is None:
             self.query_one("#prompt", Static).update(
-                Text(render.printable(self.error or self.decision.prompt))
+                Text(printable(self.error or self.decision.prompt))
             )
             return
         self.query_one("#header", Static).update(render.header_text(state))

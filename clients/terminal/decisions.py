@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from clients.python import TableState
+from clients.python.printable import printable
 from protocol import models as m
 
 from . import render
@@ -107,7 +108,7 @@ def prompt_text(decision: Decision, option: int, selected: int, error: str) -> T
         text.append(f" {label} ", style="reverse bold" if i == option else "")
         text.append(" ")
     if error:
-        text.append(f"\n{render.printable(error)}", style="bold red")
+        text.append(f"\n{printable(error)}", style="bold red")
     return text
 
 

@@ -13,13 +13,13 @@ cursor move) or a bidirectional override reaches nobody's terminal.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
 
 from clients.python import TableState
+from clients.python.printable import printable
 from protocol import models as m
 
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -35,18 +35,6 @@ CONTRACTS = {
 
 CARD_CODE = re.compile(r"T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[JNQK])[SHDC]")
 RANKS = {"N": "C"}  # the Knight is the Cavalier (the seed's word); other ranks keep their code
-# Unicode categories that are not text: controls, formats (bidi, zero-width), separators of
-# lines and paragraphs, surrogates, private use, unassigned.
-NOT_TEXT = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-
-
-def printable(text: str) -> str:
-    """``text`` with each character that is not text replaced by U+FFFD (a visible mark).
-
-    >>> printable("Zoe\x1b]52;c;aGk=\x07")
-    'Zoe�]52;c;aGk=�'
-    """
-    return "".join("\ufffd" if unicodedata.category(c) in NOT_TEXT else c for c in text)
 
 
 def card_label(code: str) -> str:

@@ -11,9 +11,10 @@ from textual.widgets import Static
 
 from cli.main import main
 from clients.python import Bot, Client, TableState, play_table
+from clients.python.printable import printable
 from clients.terminal import TableApp
 from clients.terminal.decisions import decision_for, poignee_pool, swap_poignee_card
-from clients.terminal.render import card_label, event_line, header_text, printable
+from clients.terminal.render import card_label, event_line, header_text
 from protocol import models as m
 
 AppPilot = Pilot[list[m.Points] | None]
