@@ -71,7 +71,7 @@ from .game import Legal, apply, apply_in_place, legal_actions, random_action
 from .records import FORMAT, load_record, parse_record, to_record
 from .scoring import Bonus, DealScore, score
 from .series import Series
-from .state import Deal, Phase, Trick
+from .state import NO_SEAT, NO_SIDE, Cancellation, Deal, Phase, Trick
 from .views import View, view
 
 __all__ = [
@@ -79,12 +79,15 @@ __all__ = [
     "EXCUSE",
     "FORMAT",
     "MONDE",
+    "NO_SEAT",
+    "NO_SIDE",
     "PETIT",
     "PLAYS",
     "PUBLIC",
     "Action",
     "Bid",
     "Bonus",
+    "Cancellation",
     "Card",
     "CardNotInHand",
     "Contract",

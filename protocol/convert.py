@@ -1,4 +1,8 @@
-"""Conversions between engine values and wire models, in one place."""
+"""Conversions between engine values and wire models, in one place.
+
+The engine says "no seat" with ``engine.NO_SEAT`` (an int, for search loops); the
+wire says it with null. This module is where one becomes the other.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ def sheet_model(sheet: engine.DealScore) -> m.ScoreSheet:
 
 
 def legal_model(legal: engine.Legal) -> m.LegalChoices | None:
-    if legal.seat < 0:
+    if legal.seat == engine.NO_SEAT:
         return None
     discard = None
     if legal.discard is not None:
@@ -60,19 +64,19 @@ def _trick(trick: engine.Trick) -> m.TrickInfo:
 
 def view_model(view: engine.View, deal_number: int) -> m.SeatView:
     current = None
-    if view.phase is engine.Phase.PLAY and view.trick_leader >= 0:
+    if view.phase is engine.Phase.PLAY and view.trick_leader != engine.NO_SEAT:
         current = m.TrickInfo(leader=view.trick_leader, cards=codes(view.trick))
     return m.SeatView(
         seat=view.seat,
         deal_number=deal_number,
         dealer=view.dealer,
         phase=view.phase.value,
-        to_act=view.to_act if view.to_act >= 0 else None,
+        to_act=view.to_act if view.to_act != engine.NO_SEAT else None,
         hand=codes(view.hand),
         hand_sizes=list(view.hand_sizes),
         bids=[m.BidInfo(seat=s, contract=contract_code(c)) for s, c in view.bids],
-        taker=view.taker if view.taker >= 0 else None,
-        contract=contract_code(view.contract) if view.taker >= 0 else None,
+        taker=view.taker if view.taker != engine.NO_SEAT else None,
+        contract=contract_code(view.contract) if view.taker != engine.NO_SEAT else None,
         chien=codes(view.chien) if view.chien is not None else None,
         discard=codes(view.discard) if view.discard is not None else None,
         discard_trumps=codes(view.discard_trumps),
@@ -203,13 +207,13 @@ def _sorted_cards(codes: list[str]) -> tuple[engine.Card, ...]:
 
 
 def _seat(seat: int | None) -> int:
-    return -1 if seat is None else seat
+    return engine.NO_SEAT if seat is None else seat
 
 
 def engine_legal(legal: m.LegalChoices | None) -> engine.Legal:
     """The engine's ``Legal`` for the wire's legal choices (nothing to do when None)."""
     if legal is None:
-        return engine.Legal(-1, engine.Phase.DONE, ())
+        return engine.Legal(engine.NO_SEAT, engine.Phase.DONE, ())
     seat, phase = legal.seat, engine.Phase(legal.phase)
     actions: list[engine.Action] = [
         engine.Bid(seat, engine.Contract.from_code(c)) for c in legal.bids
@@ -266,8 +270,8 @@ def engine_view(view: m.SeatView, legal: m.LegalChoices | None = None) -> engine
 
 
 def _leader(view: m.SeatView) -> int:
-    """Who leads (or led) the trick: after the last trick, its winner; before play, -1."""
+    """Who leads (or led) the trick: after the last trick, its winner; before play, NO_SEAT."""
     if view.trick is not None:
         return view.trick.leader
     last = view.tricks[-1].winner if view.tricks else None
-    return -1 if last is None else last
+    return engine.NO_SEAT if last is None else last
