@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 from pydantic import BaseModel, ValidationError
 
-from .errors import BadFrame, FrameTooLarge, InvalidMessage, UnknownType
+from .errors import BadFrame, BadName, FrameTooLarge, InvalidMessage, UnknownType
 from .models import (
     CLIENT_MESSAGES,
     MAX_FRAME_BYTES,
@@ -92,7 +92,8 @@ def decode_client(data: Any) -> ClientMessage:
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or kind
-        raise InvalidMessage(f"{kind}: {where}: {first['msg']}", request_id(data)) from e
+        refusal = BadName if first["type"] == "bad_name" else InvalidMessage
+        raise refusal(f"{kind}: {where}: {first['msg']}", request_id(data)) from e
 
 
 def request_id(data: Any) -> RequestId | None:

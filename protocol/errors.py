@@ -11,12 +11,16 @@ ERROR_CODES: dict[str, str] = {
     "bad_frame": "the frame could not be decoded (not JSON / msgpack, or not an object)",
     "unknown_type": "the message's type is not one of the protocol's",
     "invalid_message": "the message does not match its schema",
+    "bad_name": "a player or table name with a control or invisible character, or too long",
     "frame_too_large": "the frame is larger than 64 KiB",
     "hello_required": "the first message must be hello",
     "unsupported_version": "the hello's protocol version is not supported",
     "rate_limited": "too many messages: slow down",
     "unknown_table": "no such table",
     "table_full": "no free seat (or that seat is taken)",
+    "deal_in_progress": "mid-deal, seats are kept for who holds them: watch, then sit",
+    "too_many_tables": "a limit on open tables (this connection's, address's or the server's)",
+    "bad_cursor": "list_tables' ``after`` is not a ``next`` this server gave",
     "bad_invite": "the table is private and the invite code is missing or wrong",
     "bad_token": "the seat token is unknown or no longer valid",
     "not_seated": "this connection holds no seat",
@@ -54,6 +58,12 @@ class UnknownType(ProtocolError):
 
 class InvalidMessage(ProtocolError):
     code = "invalid_message"
+
+
+class BadName(InvalidMessage):
+    """A name a client could not show safely (protocol/names.py)."""
+
+    code = "bad_name"
 
 
 class FrameTooLarge(ProtocolError):

@@ -42,6 +42,7 @@ class Welcome(Reply):
 class Tables(Reply):
     type: Literal["tables"] = "tables"
     tables: list[TableSummary]
+    next: str | None = None  # more tables match: ask again with ``after`` set to this
 
 
 class TableCreated(Reply):

@@ -6,8 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from ..names import PlayerName
 from .actions import ActionModel
 from .base import (
+    AiLevel,
     Model,
     RequestId,
     Seat,
@@ -29,7 +31,13 @@ class Hello(Request):
 
 
 class ListTables(Request):
+    """One page of the open tables, oldest first; ``after``: the last page's ``next``."""
+
     type: Literal["list_tables"] = "list_tables"
+    open_seats: bool = False  # only tables with a seat one may take now
+    ai_level: AiLevel | None = None  # only tables whose AI plays at this level
+    limit: int = Field(default=50, ge=1, le=100)
+    after: str | None = Field(default=None, max_length=100)
 
 
 class CreateTable(Request):
@@ -43,7 +51,7 @@ class Join(Request):
     type: Literal["join"] = "join"
     table_id: TableId
     seat: Seat | None = None
-    name: str = Field(default="", max_length=40)
+    name: PlayerName = ""  # cleaned or refused: protocol/names.py
     invite: str | None = Field(default=None, max_length=64)
 
 

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from ..names import TableName
 from .base import (
     AiLevel,
     Model,
@@ -17,7 +18,7 @@ from .base import (
 
 
 class TableOptions(Model):
-    name: str = Field(default="", max_length=60)
+    name: TableName = ""  # cleaned or refused: protocol/names.py
     deals: int | None = Field(default=1, ge=1, le=1000)  # None: until everyone leaves
     ai_level: AiLevel = "basic"
     turn_seconds: float | None = Field(default=None, gt=0, le=3600)  # None: no limit

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import types
 import typing
-from functools import cache
+from functools import cache, partial
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from hypothesis import strategies as st
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 from pydantic.fields import FieldInfo
 
 import engine
@@ -50,6 +50,14 @@ def constraints_of(metadata: typing.Iterable[Any]) -> dict[str, Any]:
             if value is not None:
                 out[name] = value
     return out
+
+
+def accepts(check: Any, value: Any) -> bool:
+    try:
+        check(value)
+    except ValueError:  # pydantic's PydanticCustomError is one
+        return False
+    return True
 
 
 def from_annotation(tp: Any, limits: dict[str, Any]) -> st.SearchStrategy[Any]:  # noqa: C901
@@ -116,8 +124,13 @@ def _strings(limits: dict[str, Any]) -> st.SearchStrategy[str]:
 
 
 def deferred_field(field: FieldInfo) -> st.SearchStrategy[Any]:
-    """Built on first use: models refer to each other."""
-    return st.deferred(lambda: from_annotation(field.annotation, constraints_of(field.metadata)))
+    """Built on first use: models refer to each other.
+
+    A field's own check (protocol/names.py's): only what it accepts is drawn."""
+    drawn = st.deferred(lambda: from_annotation(field.annotation, constraints_of(field.metadata)))
+    for check in (item.func for item in field.metadata if isinstance(item, AfterValidator)):
+        drawn = drawn.filter(partial(accepts, check))
+    return drawn
 
 
 @cache

@@ -6,7 +6,7 @@ Examples are fenced ```json blocks right after a marker line
 ``← {server message}`` or ``# comment``. Server messages and events must be
 exactly what the server sends (every field, as serialized); client messages
 exactly what a client may send (no coercion needed), except in a transcript a
-client message answered by an ``unknown_type`` / ``invalid_message`` error,
+client message answered by an ``unknown_type`` / ``invalid_message`` / ``bad_name`` error,
 which must indeed be refused so.
 """
 
@@ -48,7 +48,7 @@ ADAPTERS: dict[str, TypeAdapter[Any]] = {
 BYE_REASONS = {"replaced", "shutdown", "abuse"}
 
 
-DECODING_ERRORS = ("unknown_type", "invalid_message")
+DECODING_ERRORS = ("unknown_type", "invalid_message", "bad_name")
 
 
 @dataclass(frozen=True)

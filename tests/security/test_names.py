@@ -1,0 +1,77 @@
+"""Issue 14.7: names are refused or cleaned at the server, so every client can show them.
+
+Before, a player's name could carry an OSC 52 escape (a clipboard write) that
+``tarot play`` wrote raw into a watcher's terminal.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.names import BadName, clean_name
+
+from ..server.wire import WireClient
+from .conftest import Start, ws_url
+
+REFUSED = [
+    "evil\x1b]52;c;cm0gLXJmIH4=\x07",  # OSC 52: write the watcher's clipboard
+    "\x1b[2J\x1b[Hhello",  # clear the screen
+    "Bob\u202egnp.exe",  # a right-to-left override reverses what follows
+    "in\u200bvisible",  # a zero-width space
+    "two\u2028lines",  # a line separator
+    "tab\there",
+    "del\x7f",
+    "c1\x9b31m",  # C1 control (CSI)
+    "private\ue000",
+    "Z" + "\u0301" * 8,  # zalgo
+    "x" * 61,  # too long for a player (40) and a table (60)
+]
+
+
+@pytest.mark.parametrize("name", REFUSED)
+async def test_a_name_with_control_or_invisible_characters_is_refused(
+    node: Start, name: str
+) -> None:
+    app = await node()
+    host = await WireClient.open(ws_url(app))
+    created = await host.request({"type": "create_table"}, "table_created")
+    table_id = created["table"]["table_id"]
+    await host.send({"type": "join", "table_id": table_id, "name": name, "id": 7})
+    refused = await host.until(lambda m: m["type"] == "error")
+    assert refused["re"] == 7
+    assert refused["code"] in ("bad_name", "invalid_message")  # too long: the schema's
+    if refused["code"] == "bad_name":
+        assert "U+" in refused["message"] or "marks" in refused["message"]
+    assert all(s.occupant == "empty" for s in app.node.runtimes[table_id].data.seats)
+    await host.send({"type": "create_table", "options": {"name": name}})
+    assert (await host.until(lambda m: m["type"] == "error"))["code"] in (
+        "bad_name",
+        "invalid_message",
+    )
+    assert len(app.node.runtimes) == 1
+
+
+async def test_names_are_normalised_before_anyone_sees_them(node: Start) -> None:
+    app = await node()
+    host = await WireClient.open(ws_url(app))
+    created = await host.request(
+        {"type": "create_table", "options": {"name": "  Ｆｒｉｄａｙ\u00a0\u00a0night "}},
+        "table_created",
+    )
+    assert created["table"]["options"]["name"] == "Friday night"
+    table_id = created["table"]["table_id"]
+    watcher = await WireClient.open(ws_url(app))
+    await watcher.request({"type": "watch", "table_id": table_id}, "watching")
+    await host.request({"type": "join", "table_id": table_id, "name": " ﬁfi  Ｊｅａｎ "}, "joined")
+    seat = await watcher.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "seat")
+    assert seat["event"]["seat"]["name"] == "fifi Jean"
+    assert app.node.runtimes[table_id].data.seats[0].name == "fifi Jean"
+
+
+def test_clean_name_keeps_letters_of_every_script_and_says_what_it_refuses() -> None:
+    assert clean_name("Zoë Ñandú 王小明 Ελένη", 40) == "Zoë Ñandú 王小明 Ελένη"
+    assert clean_name("e\u0301", 40) == "é"  # NFKC composes
+    with pytest.raises(BadName, match=r"U\+001B\) at position 5"):
+        clean_name("evil\x1b]52;c;x\x07", 40)
+    with pytest.raises(BadName, match="at most 40"):
+        clean_name("ﷺ" * 3, 40)  # one character that NFKC makes 18
