@@ -69,10 +69,21 @@ def check_invite(data: TableData, invite: str | None) -> None:
 def join(
     data: TableData, state: engine.Deal | None, seat: int | None, name: str, now_ms: int
 ) -> Change:
-    """Take a free seat (an empty one, or an AI-filled one once started). Result: the token."""
+    """Take a free seat (an empty one, or an AI-filled one between deals). Result: the token.
+
+    Mid-deal a seat's cards belong to whoever held it when the deal began: the
+    AI plays a seat its player left until the deal ends, and only the seat's
+    token (``present``) takes it back. A newcomer watches, and sits down after.
+    """
     free = [i for i, s in enumerate(data.seats) if s.occupant != "human"]
     if data.status == "finished":
         raise TableRefused("table_full", f"table {data.table_id} is finished")
+    if is_mid_deal(data, state) and (seat in free if seat is not None else bool(free)):
+        raise TableRefused(
+            "deal_in_progress",
+            f"table {data.table_id} is in the middle of a deal: watch it, and take a seat"
+            " when the deal is over",
+        )
     if seat is None:
         if not free:
             raise TableRefused("table_full", f"table {data.table_id} has no free seat")
@@ -93,6 +104,28 @@ def join(
     if data.status == "waiting" and all(s.occupant == "human" for s in seats):
         _start(change, now_ms)
     return change
+
+
+def is_mid_deal(data: TableData, state: engine.Deal | None) -> bool:
+    """A deal is being played: its seats' cards are dealt and hidden."""
+    return data.status == "playing" and state is not None and not state.is_over
+
+
+def abandon(data: TableData, state: engine.Deal | None, now_ms: int, empty_ms: int) -> Change:
+    """Close a waiting table nobody has sat at for ``empty_ms`` (unchanged otherwise)."""
+    change = Change(data, state)
+    if is_unattended(data, now_ms, empty_ms):
+        _finish(change)
+    return change
+
+
+def is_unattended(data: TableData, now_ms: int, empty_ms: int) -> bool:
+    """Waiting, nobody seated, and created at least ``empty_ms`` ago."""
+    return (
+        data.status == "waiting"
+        and not any(s.occupant == "human" for s in data.seats)
+        and now_ms - data.created_ms >= empty_ms
+    )
 
 
 def seat_of_token(data: TableData, token: str) -> int:

@@ -54,7 +54,9 @@ function createHTML(ctx) {
 
 function seatChip(table, s) {
   const info = table.seats[s];
-  const free = info.occupant === "empty" || (info.occupant === "ai" && table.status === "playing");
+  // The AI's seats are free between deals only: mid-deal a seat stays with who held it.
+  const betweenDeals = table.status === "playing" && table.phase === "done";
+  const free = info.occupant === "empty" || (info.occupant === "ai" && betweenDeals);
   const who =
     info.occupant === "empty"
       ? t("lobby.free")

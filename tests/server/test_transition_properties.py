@@ -10,7 +10,9 @@ what "the server never loses a table" rests on:
 - the stored data alone rebuilds the deal exactly (its seed and actions), so any
   node, or a restarted one, holds the same table;
 - the series adds up: zero-sum totals, the sum of the scored deals, deals
-  numbered by their place in the series, the status only moving forward.
+  numbered by their place in the series, the status only moving forward;
+- mid-deal a seat's cards stay with who held it when the deal began: no join
+  gives anyone a seat (a new token) while its deal is being played.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class TableMachine(RuleBasedStateMachine):
             assert self.state == state_before
             return None
         assert isinstance(change, tr.Change)
+        self.check_holders(before, state_before, change)
         for _, emitted in change.events:
             if isinstance(emitted, m.ScoreEvent):
                 if emitted.sheet.status == "played":
@@ -86,6 +89,20 @@ class TableMachine(RuleBasedStateMachine):
                 event("a table over")
         self.data, self.state = change.data, change.state
         return change
+
+    @staticmethod
+    def check_holders(
+        before: TableData, state_before: engine.Deal | None, change: tr.Change
+    ) -> None:
+        """In the same deal, mid-deal, a seat's token may go (a leave) but no new one comes."""
+        after = change.data
+        mid_deal = before.status == "playing" and state_before and not state_before.is_over
+        if not mid_deal or before.deal is None or after.deal is None:
+            return
+        if before.deal.seed != after.deal.seed:
+            return
+        for old, new in zip(before.seats, after.seats, strict=True):
+            assert new.token_hash in (old.token_hash, None), "a seat changed hands mid-deal"
 
     def humans(self) -> list[int]:
         return [i for i, s in enumerate(self.data.seats) if s.occupant == "human"]
