@@ -19,6 +19,17 @@ from typing import Any
 
 from .bench_clients import figures
 
+# The load comes from one address and one connection makes every table: the
+# per-address and per-connection limits (docs/DEPLOY.md, "Security") are off.
+UNLIMITED = (
+    "--tables-per-connection",
+    "0",
+    "--tables-per-address",
+    "0",
+    "--connections-per-address",
+    "0",
+)
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -134,6 +145,7 @@ def serve_and_measure(
             str(port),
             "--node-id",
             f"bench-{i}",
+            *UNLIMITED,
         ]
         processes.append(start_process(args + (["--redis", redis_url] if redis_url else [])))
     try:

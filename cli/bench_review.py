@@ -26,7 +26,14 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from .bench_processes import free_port, progress, run_clients, start_process, wait_for_port
+from .bench_processes import (
+    UNLIMITED,
+    free_port,
+    progress,
+    run_clients,
+    start_process,
+    wait_for_port,
+)
 
 SUBPROTOCOL = "tarot.v1.msgpack"
 
@@ -141,7 +148,7 @@ def _measure(args: argparse.Namespace, url: str, reviewing: bool) -> dict[str, A
 def run(args: argparse.Namespace) -> int:
     port = free_port()
     command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--ai-pause", "0"]
-    server = start_process([*command, "--bot-workers", str(args.bot_workers)])
+    server = start_process([*command, "--bot-workers", str(args.bot_workers), *UNLIMITED])
     url = f"ws://127.0.0.1:{port}/"
     rounds: list[dict[str, Any]] = []
     try:

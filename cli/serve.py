@@ -7,6 +7,22 @@ import asyncio
 import sys
 from typing import Any
 
+from server.settings import split_list
+
+SECURITY_SETTINGS = (
+    "max_tables",
+    "tables_per_connection",
+    "tables_per_address",
+    "connections_per_address",
+    "empty_table_seconds",
+    "allowed_hosts",
+    "allowed_origins",
+    "trusted_proxies",
+    "metrics_port",
+    "metrics_host",
+    "metrics_token",
+)
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("serve", help="run the game server (browser client at http://HOST:PORT/)")
@@ -27,6 +43,28 @@ def add_parser(sub: Any) -> None:
         "--bot-workers",
         type=int,
         help="processes for the expert and strong AI (default 1; about one per spare core)",
+    )
+    limits = p.add_argument_group("security (docs/DEPLOY.md, Security; 0: no limit)")
+    for flag, what in (
+        ("--max-tables", "open tables on the server, every node's (5000)"),
+        ("--tables-per-connection", "open tables one connection may create (8)"),
+        ("--tables-per-address", "open tables one client address may create (32)"),
+        ("--connections-per-address", "WebSockets open from one client address (64)"),
+    ):
+        limits.add_argument(flag, type=int, help=what)
+    limits.add_argument(
+        "--empty-table-seconds", type=float, help="a table nobody sits at goes then (600)"
+    )
+    for flag, what in (
+        ("--allowed-hosts", "Host names the node answers (default: loopback + --host; * any)"),
+        ("--allowed-origins", "page origins that may open WebSockets (default: the node's own)"),
+        ("--trusted-proxies", "proxy addresses whose X-Forwarded-For names the client"),
+    ):
+        limits.add_argument(flag, type=split_list, help=what + ", comma-separated")
+    limits.add_argument("--metrics-port", type=int, help="serve /metrics only on this port")
+    limits.add_argument("--metrics-host", help="... on this address (127.0.0.1)")
+    limits.add_argument(
+        "--metrics-token", help="/metrics needs 'Authorization: Bearer TOKEN' (or env)"
     )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")
@@ -63,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
             redis_timeout=args.redis_timeout,
             idle_ttl_hours=args.idle_ttl_hours,
             finished_ttl_hours=args.finished_ttl_hours,
+            **{name: getattr(args, name) for name in SECURITY_SETTINGS},
         )
     except SettingsError as e:
         print(f"tarot serve: {e}", file=sys.stderr)

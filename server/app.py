@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
 import logging
 import signal
 from collections import Counter
@@ -23,7 +25,7 @@ from websockets.typing import Subprotocol
 from protocol import SUBPROTOCOLS
 from protocol import models as m
 
-from . import collector, http
+from . import access, collector, http
 from .connection import Connection
 from .node import Node
 from .settings import Settings
@@ -31,6 +33,7 @@ from .store import MemoryStore, TableStore
 
 log = logging.getLogger("tarot.server")
 MAX_WS_MESSAGE = 1024 * 1024  # larger frames close the connection (abuse); 64 KiB gets an error
+OPEN_TIMEOUT = 5.0  # seconds a client has to finish its handshake (half-open ones hold a file)
 
 
 async def make_store(settings: Settings) -> TableStore:
@@ -62,7 +65,11 @@ class App:
     def __init__(self, node: Node, server: Server) -> None:
         self.node = node
         self.server = server
+        self.metrics_server: Server | None = None
         self.connections: set[Connection] = set()
+        self.files = http.assets()
+        self.per_address: Counter[str] = Counter()  # open WebSockets (and handshakes)
+        self.addresses: dict[ServerConnection, str] = {}
 
     @property
     def port(self) -> int:
@@ -83,6 +90,7 @@ class App:
         async def handler(ws: ServerConnection) -> None:
             assert app is not None
             connection = Connection(node, ws)
+            connection.address = app.addresses.get(ws, "")
             app.connections.add(connection)
             try:
                 await connection.serve()
@@ -91,9 +99,14 @@ class App:
 
         async def process_request(ws: ServerConnection, request: Request) -> Response | None:
             assert app is not None
+            # /healthz says only "ok": load balancers and probes may ask it by any name.
+            if request.path != "/healthz" and not access.is_host_allowed(
+                request.headers, settings.hosts()
+            ):
+                return http.text(HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")
             if http.is_websocket(request):
-                return None
-            return await app.http(request)
+                return app.admit(ws, request)
+            return await app.http(request, ws)
 
         server = await serve(
             handler,
@@ -106,24 +119,91 @@ class App:
             max_queue=64,
             ping_interval=20,
             ping_timeout=20,
+            open_timeout=OPEN_TIMEOUT,
+            server_header=http.SERVER_HEADER,
         )
         app = cls(node, server)
+        if settings.metrics_port is not None:
+            app.metrics_server = await serve(
+                handler,
+                settings.metrics_host,
+                settings.metrics_port,
+                process_request=lambda ws, request: app.metrics_only(request),
+                open_timeout=OPEN_TIMEOUT,
+                server_header=http.SERVER_HEADER,
+            )
         return app
 
-    async def http(self, request: Request) -> Response:
+    def admit(self, ws: ServerConnection, request: Request) -> Response | None:
+        """A WebSocket handshake: from an allowed page, within its address's share."""
+        settings = self.node.settings
+        if not access.is_origin_allowed(request.headers, settings.allowed_origins):
+            return http.text(HTTPStatus.FORBIDDEN, "this page's origin may not connect here\n")
+        peer = str(ws.remote_address[0]) if ws.remote_address else ""
+        address = access.client_address(peer, request.headers, settings.trusted_proxies)
+        cap = settings.connections_per_address
+        if cap and self.per_address[address] >= cap:
+            self.node.metrics.refused.labels(code="too_many_connections").inc()
+            return http.text(
+                HTTPStatus.TOO_MANY_REQUESTS, f"at most {cap} connections from one address\n"
+            )
+        self.per_address[address] += 1
+        self.addresses[ws] = address
+        asyncio.get_running_loop().create_task(self._release(ws, address))
+        return None
+
+    async def _release(self, ws: ServerConnection, address: str) -> None:
+        """The connection is gone (or its handshake failed): its address's place is free."""
+        await ws.wait_closed()
+        self.addresses.pop(ws, None)
+        self.per_address[address] -= 1
+        if self.per_address[address] <= 0:
+            del self.per_address[address]
+            self.node.lobby.forget_address(address)
+
+    @property
+    def metrics_port(self) -> int | None:
+        if self.metrics_server is None:
+            return None
+        return int(next(iter(self.metrics_server.sockets)).getsockname()[1])
+
+    def metrics_only(self, request: Request) -> Response:
+        """The metrics listener answers /metrics and nothing else."""
+        if request.path.split("?", 1)[0] != "/metrics" or http.is_websocket(request):
+            return http.text(HTTPStatus.NOT_FOUND, "not found\n")
+        return self._metrics()
+
+    async def http(self, request: Request, ws: ServerConnection) -> Response:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             healthy = not self.node.draining and await self._store_answers()
             status = HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE
             return http.text(status, "ok\n" if healthy else "unavailable\n")
-        if path == "/metrics":
-            phases = Counter(
-                (r.state.phase.value if r.state else r.data.status)
-                for r in self.node.runtimes.values()
-            )
-            body = self.node.metrics.render(dict(phases))
-            return http.response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
-        return http.static_file(path)
+        if path == "/metrics" and self._may_read_metrics(request, ws):
+            return self._metrics()
+        return http.static_file(path, self.files)
+
+    def _may_read_metrics(self, request: Request, ws: ServerConnection) -> bool:
+        """On the main port: with the token when one is set, else from this machine only;
+        never when the metrics have a port of their own."""
+        settings = self.node.settings
+        if settings.metrics_port is not None:
+            return False
+        if settings.metrics_token is not None:
+            given = request.headers.get("Authorization", "")
+            return hmac.compare_digest(given.encode(), f"Bearer {settings.metrics_token}".encode())
+        peer = str(ws.remote_address[0]) if ws.remote_address else ""
+        try:
+            return ipaddress.ip_address(peer).is_loopback
+        except ValueError:
+            return False
+
+    def _metrics(self) -> Response:
+        phases = Counter(
+            (r.state.phase.value if r.state else r.data.status) for r in self.node.runtimes.values()
+        )
+        body = self.node.metrics.render(dict(phases))
+        return http.response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
 
     async def _store_answers(self) -> bool:
         try:
@@ -147,6 +227,9 @@ class App:
         for connection in list(self.connections):
             await connection.ws.close(1001, "server shutdown")
         await self.server.wait_closed()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
         await self.node.stop()
         await self.node.store.close()
 

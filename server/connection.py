@@ -62,6 +62,8 @@ class Connection:
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)
         self.strikes = 0
         self.reviews = ConnectionReviews(node.reviews, self.send)
+        self.address = ""  # the client's (app.App sets it: the peer's, or its proxy's word)
+        self.created: set[str] = set()  # the tables this connection made (lobby limits)
 
     # Subscriber interface (see table.Subscriber)
     def send_frame(self, frame: str | bytes) -> None:
@@ -156,9 +158,9 @@ class Connection:
             case m.Ping():
                 self.send(m.Pong(re=re))
             case m.ListTables():
-                self.send(m.Tables(tables=await self.node.list_tables(), re=re))
+                self.send(await self.node.lobby.page(message))
             case m.CreateTable(options=options):
-                runtime = await self.node.create_table(options)
+                runtime = await self.node.lobby.create(options, self.address, self.created)
                 invite = runtime.data.invite
                 self.send(m.TableCreated(table=runtime.summary(), invite=invite, re=re))
             case m.Join():

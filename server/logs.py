@@ -1,10 +1,52 @@
-"""Logging set-up: plain text, or one JSON object per line (``--log-format json``)."""
+"""Logging set-up: plain text, or one JSON object per line (``--log-format json``).
+
+What a client causes (a reset connection, a handshake that never ends, the
+file limit reached under a flood of them) is the network's noise, not the
+server's bug: it is logged in one line, without its traceback, and at most
+``ClientNoise.burst`` times a minute for each kind; the next line after a
+quiet spell says how many were left out. An attacker cannot fill the disk.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import time
+
+# The loggers that speak of the peers (asyncio's transport and accept errors,
+# websockets' handshakes and connections); tarot's own keep their tracebacks.
+CLIENT_LOGGERS = ("asyncio", "websockets")
+
+
+class ClientNoise(logging.Filter):
+    """One line per client-caused record, ``burst`` of each kind per ``period`` seconds."""
+
+    def __init__(self, burst: int = 10, period: float = 60.0) -> None:
+        super().__init__()
+        self.burst, self.period = burst, period
+        self._windows: dict[tuple[str, object], tuple[float, int, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        client = record.name.split(".")[0] in CLIENT_LOGGERS
+        if client and record.exc_info:
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage().splitlines()[0]}: {type(error).__name__}: {error}"
+            record.args, record.exc_info, record.exc_text = None, None, None
+        key = (record.name, record.msg if not client else str(record.msg).split(":")[0])
+        now = time.monotonic()
+        start, shown, hidden = self._windows.get(key, (now, 0, 0))
+        if now - start >= self.period:
+            if hidden:
+                record.msg = f"{record.getMessage()} ({hidden} similar lines left out)"
+                record.args = None
+            start, shown, hidden = now, 0, 0
+        if shown >= self.burst:
+            self._windows[key] = (start, shown, hidden + 1)
+            return False
+        self._windows[key] = (start, shown + 1, hidden)
+        if len(self._windows) > 10_000:  # bounded however varied the messages
+            self._windows.clear()
+        return True
 
 
 class JsonFormatter(logging.Formatter):
@@ -32,6 +74,7 @@ def setup_logging(log_format: str, level: int = logging.INFO) -> None:
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(ClientNoise())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

@@ -16,10 +16,11 @@ from protocol import models as m
 
 from . import transitions as tr
 from .bots import BotRunner
+from .lobby import Lobby
 from .metrics import Metrics
 from .reviews import Reviews
 from .settings import Settings
-from .store import StoreError, TableStore, Update
+from .store import Listener, StoreError, TableStore, Update
 from .table import TableRuntime, now_ms
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
@@ -39,6 +40,8 @@ class Node:
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._waiting: dict[str, int] = {}  # callers of ``runtime`` per table id in _loading
+        self._listeners: dict[str, Listener] = {}
+        self.lobby = Lobby(self)
         self._leases_task: asyncio.Task[None] | None = None
         self.draining = False
 
@@ -46,8 +49,10 @@ class Node:
 
     async def start(self) -> None:
         self._leases_task = asyncio.get_running_loop().create_task(self._keep_leases())
+        self.lobby.start()
 
     async def stop(self) -> None:
+        await self.lobby.stop()
         if self._leases_task is not None:
             self._leases_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -94,6 +99,7 @@ class Node:
         def listener(update: Update) -> None:
             runtime.apply_update(update)
 
+        self._listeners[data.table_id] = listener
         try:
             await self.store.subscribe(data.table_id, listener)
             await runtime.reload()  # a change may have landed before the subscription
@@ -119,19 +125,15 @@ class Node:
         self.metrics.tables_created.inc()
         return await self._add(data)
 
-    async def list_tables(self) -> list[m.TableSummary]:
-        """Public tables, from the store (every node's), not only this node's."""
-        try:
-            tables = await self.store.list_tables()
-        except StoreError as e:
-            raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
-        out = []
-        for data in sorted(tables, key=lambda t: t.created_ms):
-            if data.options.private or data.status == "finished":
-                continue
-            runtime = self.runtimes.get(data.table_id)
-            out.append(runtime.summary() if runtime else data.summary())
-        return out
+    async def forget(self, runtime: TableRuntime) -> None:
+        """Let go of a finished table's runtime (its followers are told by its last event)."""
+        await runtime.stop()
+        self.runtimes.pop(runtime.table_id, None)
+        listener = self._listeners.pop(runtime.table_id, None)
+        with contextlib.suppress(StoreError):
+            if listener is not None:
+                await self.store.unsubscribe(runtime.table_id, listener)
+            await self.store.release_lease(runtime.table_id, self.settings.node_id)
 
     async def runtime_of_token(self, token: str) -> TableRuntime:
         return await self.runtime(table_of_token(token))

@@ -313,6 +313,12 @@ class RedisStore:
             await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
         return [TableData.model_validate_json(raw) for raw in found if raw is not None]
 
+    async def delete(self, table_id: str) -> None:
+        # One slot (the keys share the table's hash tag): one DEL, then the lobby entry.
+        table_keys = [keys.state(table_id), keys.events(table_id), keys.lease(table_id)]
+        await self.call(lambda: self.client.delete(*table_keys, keys.followers(table_id)))
+        await self.call(lambda: self.client.zrem(keys.LOBBY, table_id))
+
     async def playing_tables(self) -> list[str]:
         """The ids of the tables in play, read from a field: no table's JSON is parsed."""
 

@@ -11,7 +11,18 @@ class SettingsError(ValueError):
     """A setting with a value that cannot be used."""
 
 
-_COUNTS = ("port", "rate_burst", "abuse_strikes", "lease_ms", "bot_workers", "redis_pool")
+_COUNTS = (
+    "port",
+    "rate_burst",
+    "abuse_strikes",
+    "lease_ms",
+    "bot_workers",
+    "redis_pool",
+    "max_tables",
+    "tables_per_connection",
+    "tables_per_address",
+    "connections_per_address",
+)
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
     "rate_per_second",
@@ -21,7 +32,10 @@ _DURATIONS_AND_RATES = (
     "redis_timeout",
     "idle_ttl_hours",
     "finished_ttl_hours",
+    "empty_table_seconds",
 )
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +57,25 @@ class Settings:
     redis_timeout: float = 2.0  # seconds before a Redis call counts as Redis unavailable
     idle_ttl_hours: float = 7 * 24  # a table is forgotten this long after its last change
     finished_ttl_hours: float = 24  # ... or this long after it finished
+    # Limits against a hostile client (docs/DEPLOY.md, "Security"); 0 means no limit.
+    max_tables: int = 5000  # open (waiting or playing) tables in the store, all nodes
+    tables_per_connection: int = 8  # open tables one connection has created
+    tables_per_address: int = 32  # ... one client address has created (on this node)
+    connections_per_address: int = 64  # open WebSockets from one client address (this node)
+    empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then
+    # Who may talk to the node: Host names of HTTP requests and Origins of WebSocket
+    # handshakes. Empty: the loopback names and the listen address (hosts); the page's
+    # own host (origins). "*" allows any.
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    trusted_proxies: tuple[str, ...] = ()  # their X-Forwarded-For names the client address
+    metrics_token: str | None = None  # /metrics then needs "Authorization: Bearer TOKEN"
+    metrics_port: int | None = None  # /metrics then answers only there (on metrics_host)
+    metrics_host: str = "127.0.0.1"
 
     def __post_init__(self) -> None:
         _check_numbers(self)
+        _check_limits(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
         if self.log_format not in ("text", "json"):
@@ -75,6 +105,13 @@ class Settings:
                 " (a minute to about 11 years)"
             )
 
+    def hosts(self) -> tuple[str, ...]:
+        """The Host names HTTP requests and handshakes may carry (``*``: any)."""
+        if self.allowed_hosts:
+            return self.allowed_hosts
+        listen = () if self.host in WILDCARD_HOSTS else (self.host,)
+        return (*LOOPBACK_HOSTS, *listen)
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         """Flags (``overrides``, None meaning unset) over TAROT_* variables over defaults."""
@@ -88,6 +125,11 @@ class Settings:
                 env["ai_pause_seconds"] = float(pause)
             except ValueError:
                 raise SettingsError(f"TAROT_AI_PAUSE must be a number, not {pause!r}") from None
+        for name in ("allowed_hosts", "allowed_origins", "trusted_proxies"):
+            if listed := os.environ.get(f"TAROT_{name.upper()}"):
+                env[name] = split_list(listed)
+        if token := os.environ.get("TAROT_METRICS_TOKEN"):
+            env["metrics_token"] = token
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
 
@@ -105,3 +147,21 @@ def _check_numbers(settings: Settings) -> None:
             raise SettingsError(f"{name} must be a number, not {value!r}")
         if not math.isfinite(value):
             raise SettingsError(f"{name} must be a finite number, not {value}")
+
+
+def split_list(text: str) -> tuple[str, ...]:
+    """``"a, b,c"`` -> ``("a", "b", "c")``: a list setting from a flag or a variable."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _check_limits(settings: Settings) -> None:
+    limits = ("max_tables", "tables_per_connection", "tables_per_address")
+    for name in (*limits, "connections_per_address"):
+        if getattr(settings, name) < 0:
+            raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+    if settings.empty_table_seconds <= 0:
+        raise SettingsError("empty_table_seconds must be positive")
+    if settings.metrics_port is not None and not 0 <= settings.metrics_port <= 65535:
+        raise SettingsError(f"metrics port must be 0-65535, not {settings.metrics_port}")
+    if settings.metrics_token is not None and len(settings.metrics_token) < 16:
+        raise SettingsError("the metrics token must have at least 16 characters")

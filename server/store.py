@@ -63,6 +63,10 @@ class TableStore(Protocol):
 
     async def list_tables(self) -> list[TableData]: ...
 
+    async def delete(self, table_id: str) -> None:
+        """Forget a table and its events (a closed table nobody sat at)."""
+        ...
+
     async def playing_tables(self) -> list[str]:
         """The ids of the tables in play (cheap: the lease sweep asks every few seconds)."""
         ...
@@ -137,6 +141,12 @@ class MemoryStore:
 
     async def list_tables(self) -> list[TableData]:
         return list(self._tables.values())
+
+    async def delete(self, table_id: str) -> None:
+        self._tables.pop(table_id, None)
+        self._events.pop(table_id, None)
+        self._listeners.pop(table_id, None)
+        self._leases.pop(table_id, None)
 
     async def playing_tables(self) -> list[str]:
         return [t.table_id for t in self._tables.values() if t.status == "playing"]
