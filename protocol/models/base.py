@@ -14,7 +14,9 @@ from pydantic import (
     model_serializer,
 )
 
-from engine.scoring import Points as Points  # the one definition, re-exported
+# The one definition of each, re-exported: a sheet's numbers, why a deal was cancelled.
+from engine.scoring import Points as Points
+from engine.state import Cancellation as Cancellation
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 64 * 1024

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter
 
 from .base import (
+    Cancellation,
     CardCode,
     ContractCode,
     Model,
@@ -118,7 +119,7 @@ class TurnEvent(Model):
 
 class CancelledEvent(Model):
     kind: Literal["cancelled"] = "cancelled"
-    reason: Literal["all_pass", "petit_sec"]
+    reason: Cancellation
 
 
 class ScoreEvent(Model):

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from .base import (
+    Cancellation,
     CardCode,
     ContractCode,
     Model,
@@ -72,7 +73,7 @@ class ScoreSheet(WithoutNulls):
 
     status: Literal["played", "cancelled"]
     scores: list[Points]
-    reason: Literal["all_pass", "petit_sec"] | None = None
+    reason: Cancellation | None = None
     taker: Seat | None = None
     contract: ContractCode | None = None
     bouts: int | None = None
