@@ -14,7 +14,6 @@ LIMIT = 400
 BEING_SPLIT = {
     "server/table.py": "delivery",
     "server/redis_store.py": "delivery",
-    "clients/terminal/app.py": "pyclients",
 }
 
 
