@@ -119,16 +119,17 @@ def winning_position(trick: Sequence[int]) -> int:
     wins (R13). Search reads it on tricks still being played.
     """
     suit = led_suit_mask(trick)
-    best_position, best_key = -1, -1
-    for position, card in enumerate(trick):
+    best_position, best_key, position = -1, -1, 0
+    for card in trick:
         if card < 21:
             key = 100 + card
         elif card != EXCUSE and (1 << card) & suit:
             key = card
         else:
-            continue
+            key = -1
         if key > best_key:
             best_position, best_key = position, key
+        position += 1
     return best_position
 
 
@@ -201,7 +202,8 @@ def _settle_trick(deal: Deal) -> None:
         excuse_side = TAKER_SIDE if (leader + excuse_position) % 4 == taker else DEFENCE_SIDE
     # R14: the Excuse's side took tricks 1-17 and leads it to the last one.
     swept = is_last and excuse_side >= 0 and deal.tricks_won[excuse_side] == LAST_TRICK
-    winner = (leader + trick_winner_position(cards, is_last, swept)) % 4
+    led_excuse_wins = swept and cards[0] == EXCUSE  # R14, as in trick_winner_position
+    winner = (leader + (0 if led_excuse_wins else winning_position(cards))) % 4
     winning_side = TAKER_SIDE if winner == taker else DEFENCE_SIDE
     if excuse_position >= 0 and not (is_last and swept and excuse_position == 0):
         mask ^= EXCUSE_BIT

@@ -25,13 +25,15 @@ def test_bench_engine_json(capsys: pytest.CaptureFixture[str]) -> None:
     loop = figures["bitset_loop_deals_per_second"]
     assert loop > 0 and figures["ratio"] == pytest.approx(figures["deals_per_second"] / loop, 0.01)
     assert figures["ratios"] == [figures["ratio"]]
+    search = figures["search_deals_per_second"]
+    assert search > 0 and figures["search_ratio"] == pytest.approx(search / loop, 0.01)
 
 
 def test_bench_engine_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "engine", "--deals", "20", "--runs", "1"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("engine: ") and "complete deals/s" in text and "us per card play" in text
-    assert "bare bitset loop: " in text and "engine / loop: " in text
+    assert "bare bitset loop: " in text and "engine / loop: " in text and "search path: " in text
 
 
 @pytest.mark.parametrize("seed", range(20))
