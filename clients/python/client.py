@@ -105,10 +105,32 @@ class Client(Link):
 
     # ------------------------------------------------------------ lobby
 
-    async def list_tables(self) -> list[m.TableSummary]:
-        reply = await self._request(m.ListTables(), _is(m.Tables))
+    async def list_tables(
+        self, *, open_seats: bool = False, ai_level: m.AiLevel | None = None, page: int = 50
+    ) -> list[m.TableSummary]:
+        """Every listed table (``open_seats``: only those with a seat to take now), asked
+        for ``page`` at a time (the lobby is paged: PROTOCOL.md, ``list_tables``)."""
+        tables: list[m.TableSummary] = []
+        after: str | None = None
+        while True:
+            reply = await self.tables_page(open_seats, ai_level, page, after)
+            tables += reply.tables
+            if reply.next is None:
+                return tables
+            after = reply.next
+
+    async def tables_page(
+        self,
+        open_seats: bool = False,
+        ai_level: m.AiLevel | None = None,
+        limit: int = 50,
+        after: str | None = None,
+    ) -> m.Tables:
+        """One page of the lobby; ``after`` is the previous page's ``next``."""
+        request = m.ListTables(open_seats=open_seats, ai_level=ai_level, limit=limit, after=after)
+        reply = await self._request(request, _is(m.Tables))
         assert isinstance(reply, m.Tables)
-        return reply.tables
+        return reply
 
     async def create_table(self, options: m.TableOptions | None = None) -> m.TableCreated:
         reply = await self._request(

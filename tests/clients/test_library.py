@@ -229,3 +229,19 @@ async def test_a_bot_rides_over_a_tight_rate_limit() -> None:
         assert refused is not None and refused > 0  # the limit did bite
     finally:
         await app.stop(drain_seconds=0)
+
+
+async def test_list_tables_follows_the_lobby_pages_and_passes_its_filters(url: str) -> None:
+    """The lobby answers a page at a time: list_tables reads every page; filters go through."""
+    async with await Client.connect(url) as lobby:
+        made = [
+            (await lobby.create_table(m.TableOptions(deals=1, ai_level=level))).table.table_id
+            for level in ("basic", "expert", "basic")
+        ]
+        first = await lobby.tables_page(limit=2)
+        assert len(first.tables) == 2 and first.next is not None  # a second page is there
+        listed = [t.table_id for t in await lobby.list_tables(page=2)]
+        assert set(made) <= set(listed) and len(listed) == len(set(listed))
+        basic = {t.table_id for t in await lobby.list_tables(ai_level="basic", page=1)}
+        assert {made[0], made[2]} <= basic and made[1] not in basic
+        assert set(made) <= {t.table_id for t in await lobby.list_tables(open_seats=True)}
