@@ -2,7 +2,7 @@
 
 A real Redis that the test stops (SIGSTOP) for 2.5 s, a real server node
 (``tarot serve --redis``) whose store time-out is shorter than the stall, and
-three ``tarot bot`` processes and the Node.js bot: the table must fill although every join meets
+three ``tarot bot`` processes and the Node.js bot: the table must fill although the joins meet
 the stall, and finish although the deal meets another one. ``tarot bot`` once
 exited on the first ``unavailable``.
 """
@@ -90,7 +90,7 @@ async def test_tarot_bots_fill_and_finish_a_table_while_redis_stalls(
     async with await Client.connect(server.url) as watcher:
         table_id = (await watcher.create_table(m.TableOptions(deals=1))).table.table_id
         await watcher.watch(table_id)
-        joins_stalled = asyncio.ensure_future(stall(redis))  # every join meets it
+        joins_stalled = asyncio.ensure_future(stall(redis))  # the joins meet it
         bots = [await bot(server.url, table_id, seat) for seat in range(4)]
         await joins_stalled
         async with asyncio.timeout(60):
