@@ -42,6 +42,7 @@ from .decisions import (
     prompt_text,
     swap_poignee_card,
 )
+from .serverlog import ServerLog
 
 
 class TableApp(App[list[m.Points] | None]):
@@ -94,6 +95,7 @@ class TableApp(App[list[m.Points] | None]):
         self.codec = codec
         self.client: Client | None = None
         self.server: Any = None  # a local server.app.App when no URL is given
+        self.server_log: ServerLog | None = None  # its warnings, into the log
         self.decision = Decision("wait", prompt="Connecting...")
         self.cursor = 0
         self.option = 0
@@ -147,6 +149,7 @@ class TableApp(App[list[m.Points] | None]):
             from server.app import App as ServerApp
             from server.settings import Settings
 
+            self.server_log = ServerLog(self.log_line, self.call_from_thread).attach()
             self.server = await ServerApp.start(Settings(port=0, ai_pause_seconds=self.ai_pause))
             url = f"ws://127.0.0.1:{self.server.port}/"
             self.log_line(f"Local server on {url}")
@@ -383,3 +386,5 @@ class TableApp(App[list[m.Points] | None]):
         server, self.server = self.server, None
         if server is not None:
             await server.stop(drain_seconds=0)
+        if self.server_log is not None:
+            self.server_log.detach()

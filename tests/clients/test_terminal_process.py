@@ -10,7 +10,9 @@ AI level) and wait for the AI to bid; another plays a deal by Enter alone at
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
 from pathlib import Path
 
@@ -61,5 +63,26 @@ def test_a_whole_deal_at_120_columns_shows_the_score_sheet_uncut(tmp_path: Path)
         assert re.search(taker + r" with \d bout\(s\), \d+ needed", sheet), sheet
         scores = r"Scores: You [+-][\d.]+ AI 2 [+-][\d.]+ AI 3 [+-][\d.]+ AI 4 [+-][\d.]+"
         assert re.search(scores, sheet), sheet
+    finally:
+        terminal.close()
+
+
+def test_a_local_server_warning_reaches_the_player(tmp_path: Path) -> None:
+    """A bot worker killed under ``tarot play``: its server says so in the terminal's log
+    (a warning on its standard error would reach nobody: the UI holds it)."""
+    terminal = Terminal(tmp_path).start(str(TAROT), "play")
+    try:
+        an_ai_bid(terminal)  # the expert AI's workers are running
+        workers = [pid for pid, line in terminal.processes().items() if "spawn_main" in line]
+        assert workers, terminal.processes()
+        os.kill(workers[0], signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while "a bot worker died" not in (screen := terminal.screen()):
+            assert time.monotonic() < deadline, screen
+            terminal.press("Enter")  # pass, or play: the AI decides next
+            time.sleep(0.3)
+        assert re.search(r"Server: warning: a bot worker died", screen)
+        terminal.press("q")
+        assert terminal.exit_status() == 0
     finally:
         terminal.close()

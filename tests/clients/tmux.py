@@ -64,6 +64,26 @@ class Terminal:
         """Every byte the program wrote to the terminal so far."""
         return self.raw.read_bytes() if self.raw.exists() else b""
 
+    def processes(self) -> dict[int, str]:
+        """Every process the command started (its own included): pid -> command line."""
+        parents: dict[int, list[int]] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # ended meanwhile
+            parents.setdefault(parent, []).append(int(stat.parent.name))
+        found: dict[int, str] = {}
+        todo = [int(self.tmux("display-message", "-p", "-t", "t", "#{pane_pid}"))]
+        while todo:
+            pid = todo.pop()
+            try:
+                found[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            todo += parents.get(pid, [])
+        return found
+
     def press(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "t", *keys)
 
