@@ -20,6 +20,7 @@ from websockets.exceptions import InvalidStatus
 from protocol import models as m
 from server.app import App
 
+from ..server.conftest import REDIS_TEST_URL, flush
 from ..server.wire import WireClient
 from .conftest import Start, ws_url
 
@@ -27,6 +28,11 @@ from .conftest import Start, ws_url
 async def try_create(client: WireClient, **options: Any) -> dict[str, Any]:
     await client.send({"type": "create_table", "options": options})
     return await client.until(lambda m: m["type"] in ("table_created", "error"))
+
+
+async def fresh_redis() -> str:
+    await flush(REDIS_TEST_URL)
+    return REDIS_TEST_URL
 
 
 def open_tables(app: App) -> int:
@@ -81,8 +87,10 @@ async def test_a_flood_of_table_creations_makes_no_more_than_the_limit(node: Sta
     assert len(await app.node.store.list_tables()) == 32
 
 
-async def test_a_table_nobody_sits_at_is_closed_and_removed(node: Start) -> None:
-    app = await node(empty_table_seconds=0.5)
+@pytest.mark.parametrize("store", ["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def test_a_table_nobody_sits_at_is_closed_and_removed(node: Start, store: str) -> None:
+    redis_url = await fresh_redis() if store == "redis" else None
+    app = await node(empty_table_seconds=0.5, redis_url=redis_url)
     client = await WireClient.open(ws_url(app))
     lonely = (await try_create(client))["table"]["table_id"]
     kept = (await try_create(client))["table"]["table_id"]
@@ -98,8 +106,10 @@ async def test_a_table_nobody_sits_at_is_closed_and_removed(node: Start) -> None
     assert lonely not in app.node.runtimes and kept in app.node.runtimes
 
 
-async def test_the_lobby_is_paged_and_filtered(node: Start) -> None:
-    app = await node(tables_per_connection=0, tables_per_address=0)
+@pytest.mark.parametrize("store", ["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def test_the_lobby_is_paged_and_filtered(node: Start, store: str) -> None:
+    redis_url = await fresh_redis() if store == "redis" else None
+    app = await node(tables_per_connection=0, tables_per_address=0, redis_url=redis_url)
     client = await WireClient.open(ws_url(app))
     made = []
     for i in range(130):
