@@ -29,7 +29,7 @@ from .cards import (
     Card,
 )
 from .errors import MustFollowSuit, MustOvertrump, MustTrump, PlayedNotInHand
-from .state import DEFENCE_SIDE, TAKER_SIDE, Deal, Phase, Trick
+from .state import DEFENCE_SIDE, NO_SEAT, NO_SIDE, TAKER_SIDE, Deal, Phase, Trick
 
 LAST_TRICK = 17
 
@@ -183,7 +183,7 @@ def undo_play(deal: Deal, undo: PlayUndo) -> None:
         deal.excuse_transfer = undo.excuse_transfer
         if deal.phase is Phase.DONE:
             deal.phase = Phase.PLAY
-            deal.petit_au_bout = -1
+            deal.petit_au_bout = NO_SIDE
     card = deal.trick.pop()
     seat = deal.trick_seat(len(deal.trick))
     deal.hands[seat] |= 1 << card
@@ -197,11 +197,11 @@ def _settle_trick(deal: Deal) -> None:
     leader, taker = deal.leader, deal.taker
     mask = 1 << cards[0] | 1 << cards[1] | 1 << cards[2] | 1 << cards[3]
     excuse_position = cards.index(EXCUSE) if mask & EXCUSE_BIT else -1
-    excuse_side = -1
+    excuse_side = NO_SIDE
     if excuse_position >= 0:
         excuse_side = TAKER_SIDE if (leader + excuse_position) % 4 == taker else DEFENCE_SIDE
     # R14: the Excuse's side took tricks 1-17 and leads it to the last one.
-    swept = is_last and excuse_side >= 0 and deal.tricks_won[excuse_side] == LAST_TRICK
+    swept = is_last and excuse_side != NO_SIDE and deal.tricks_won[excuse_side] == LAST_TRICK
     led_excuse_wins = swept and cards[0] == EXCUSE  # R14, as in trick_winner_position
     winner = (leader + (0 if led_excuse_wins else winning_position(cards))) % 4
     winning_side = TAKER_SIDE if winner == taker else DEFENCE_SIDE
@@ -227,7 +227,7 @@ def _finish(deal: Deal, ended_with_led_excuse: bool) -> None:
     if PETIT in deciding.cards:
         deal.petit_au_bout = deal.side_of(deciding.winner)
     deal.phase = Phase.DONE
-    deal.to_act = -1
+    deal.to_act = NO_SEAT
 
 
 __all__ = [
