@@ -26,6 +26,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
+from .bench_clients import SUBPROTOCOL, choose
 from .bench_processes import (
     UNLIMITED,
     free_port,
@@ -34,8 +35,6 @@ from .bench_processes import (
     start_process,
     wait_for_port,
 )
-
-SUBPROTOCOL = "tarot.v1.msgpack"
 
 
 def add_parser(sub: Any) -> None:
@@ -94,7 +93,7 @@ class Reviewers:
     async def _on(self, ws: ClientConnection, message: dict[str, Any], rng: random.Random) -> None:
         kind = message["type"]
         if kind == "your_turn":
-            await _send(ws, {"type": "act", "action": _choose(message["legal"], rng)})
+            await _send(ws, {"type": "act", "action": choose(message["legal"], rng)})
         elif kind == "event" and message["event"]["kind"] == "score":
             number = message["event"]["deal_number"]
             await _send(ws, {"type": "review_deal", "deal_number": number, "id": number})
@@ -105,19 +104,6 @@ class Reviewers:
             await _send(ws, {"type": "next_deal"})
         elif kind == "error" and message["code"] == "review_unavailable":
             await _send(ws, {"type": "next_deal"})  # a cancelled deal: nothing to review
-
-
-def _choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    if legal["bids"]:
-        return {"kind": "bid", "contract": rng.choice(legal["bids"])}
-    if legal["discard"]:
-        rule = legal["discard"]
-        optional = [c for c in rule["allowed"] if c not in rule["required"]]
-        cards = rule["required"] + rng.sample(optional, rule["count"] - len(rule["required"]))
-        return {"kind": "discard", "cards": cards}
-    if legal["chelem"]:
-        return {"kind": "chelem", "announce": False}
-    return {"kind": "play", "card": rng.choice(legal["cards"])}
 
 
 async def _send(ws: ClientConnection, message: dict[str, Any]) -> None:
