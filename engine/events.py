@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import Action, Bid, Contract, DeclareChelem, Discard, Play, ShowPoignee
-from .cards import TRUMPS, Card, cards_of
+from .cards import TRUMPS, Card, cards_of, half_points, mask_of
 from .declarations import PoigneeLevel
 from .game import apply
-from .scoring import DealScore, score
+from .scoring import TARGETS, DealScore, Points, from_halves, score
 from .state import Cancellation, Deal, Phase, Trick
-from .views import trick_points
+from .views import taker_bouts, trick_points
 
 PUBLIC = None
 
@@ -68,10 +68,11 @@ class DiscardMade:
 
 @dataclass(frozen=True, slots=True)
 class DiscardKept:
-    """Private to the taker: the whole discard."""
+    """Private to the taker: the whole discard, and its card points (R6: the taker's)."""
 
     seat: int
     cards: tuple[Card, ...]
+    points: Points = 0
 
     @property
     def audience(self) -> tuple[int, ...]:
@@ -104,7 +105,9 @@ class CardPlayed:
 class TrickTaken:
     number: int  # 1-18
     trick: Trick
-    points: tuple[float, float]  # card points in tricks so far: taker's side, defence (R13)
+    points: tuple[Points, Points]  # card points in tricks so far: taker's side, defence (R13)
+    taker_bouts: int = 0  # bouts in the taker's tricks so far (R15)
+    target: int = TARGETS[0]  # the points those bouts ask for
     audience = PUBLIC
 
 
@@ -156,7 +159,8 @@ def step(deal: Deal, action: Action) -> tuple[Deal, list[DealEvent]]:
             events.extend(_bidding_closed(after))
     elif isinstance(action, Discard):
         cards = tuple(sorted(action.cards))
-        events.append(DiscardKept(action.seat, cards))
+        points = from_halves(half_points(mask_of(cards)))
+        events.append(DiscardKept(action.seat, cards, points))
         events.append(DiscardMade(action.seat, tuple(c for c in cards if (1 << c) & TRUMPS)))
     elif isinstance(action, DeclareChelem):
         events.append(ChelemDeclared(action.seat, action.announce))
@@ -166,7 +170,12 @@ def step(deal: Deal, action: Action) -> tuple[Deal, list[DealEvent]]:
     elif isinstance(action, Play):
         events.append(CardPlayed(action.seat, action.card))
         if len(after.tricks) > len(deal.tricks):
-            events.append(TrickTaken(len(after.tricks), after.tricks[-1], trick_points(after)))
+            bouts = taker_bouts(after)
+            events.append(
+                TrickTaken(
+                    len(after.tricks), after.tricks[-1], trick_points(after), bouts, TARGETS[bouts]
+                )
+            )
         if after.phase is Phase.DONE:
             events.append(DealScored(score(after)))
     return after, events

@@ -28,7 +28,7 @@ BonusKind = Literal["petit_au_bout", "poignee", "chelem"]
 SideName = Literal["taker", "defence"]
 
 
-def _number(halves: int) -> Points:
+def from_halves(halves: int) -> Points:
     """An exact half-point value as JSON wants it: 45, not 45.0; 52.5 stays."""
     return halves // 2 if halves % 2 == 0 else halves / 2
 
@@ -111,19 +111,19 @@ def score(deal: Deal) -> DealScore:
     made = points2 >= 2 * target
     bonuses = _bonuses(deal, made)
     a2 = _per_defender_halves(deal, points2, target, bonuses)
-    scores = tuple(_number(3 * a2 if s == deal.taker else -a2) for s in range(4))
+    scores = tuple(from_halves(3 * a2 if s == deal.taker else -a2) for s in range(4))
     return DealScore(
         "played",
         (scores[0], scores[1], scores[2], scores[3]),
         taker=deal.taker,
         contract=deal.contract,
         bouts=bouts,
-        points=_number(points2),
+        points=from_halves(points2),
         target=target,
         made=made,
         multiplier=deal.contract.multiplier,
-        contract_score=_number(_contract_halves(deal, points2, target)),
-        per_defender=_number(a2),
+        contract_score=from_halves(_contract_halves(deal, points2, target)),
+        per_defender=from_halves(a2),
         bonuses=tuple(bonuses),
         trick_winners=tuple(t.winner for t in deal.tricks),
     )

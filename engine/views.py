@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 from .actions import Contract
 from .bidding import bidder_seat
-from .cards import TRUMPS, Card, cards_of, half_points
+from .cards import BOUTS, TRUMPS, Card, cards_of, half_points
 from .game import NO_ACTIONS, Legal, legal_actions
-from .scoring import DealScore, score
+from .scoring import TARGETS, DealScore, Points, from_halves, score
 from .state import NO_SEAT, TAKER_SIDE, Cancellation, Deal, Phase, Trick
 
 
@@ -37,11 +37,17 @@ class View:
     trick_leader: int
     trick: tuple[Card, ...]  # the current trick, from its leader
     tricks: tuple[Trick, ...]
-    points: tuple[float, float]  # card points in tricks so far: taker's side, defence
+    points: tuple[Points, Points]  # card points in tricks so far: taker's side, defence
     tricks_won: tuple[int, int, int, int]
     legal: Legal
     sheet: DealScore | None
     cancelled: Cancellation | None
+    # The live target (R15): bouts in the taker's tricks so far and the points they
+    # ask for; and the discard's points, which count for the taker at the end (R6),
+    # in the taker's own view only (prise, garde) once the discard is made.
+    taker_bouts: int = 0
+    target: int = TARGETS[0]
+    discard_points: Points | None = None
 
     @property
     def is_my_turn(self) -> bool:
@@ -84,13 +90,24 @@ def view(deal: Deal, seat: int | None) -> View:
         legal=legal_actions(deal) if seat is not None and seat == deal.to_act else NO_ACTIONS,
         sheet=score(deal) if done else None,
         cancelled=deal.cancelled,
+        taker_bouts=taker_bouts(deal),
+        target=TARGETS[taker_bouts(deal)],
+        discard_points=from_halves(half_points(deal.discard)) if mine and deal.discard else None,
     )
 
 
-def trick_points(deal: Deal) -> tuple[float, float]:
-    """Card points won in tricks so far by each side, the Excuse's 0.5 included (R13)."""
+def trick_points(deal: Deal) -> tuple[Points, Points]:
+    """Card points won in tricks so far by each side, the Excuse's 0.5 included (R13);
+    an int when whole (45, not 45.0)."""
     if deal.taker == NO_SEAT:
-        return (0.0, 0.0)
+        return (0, 0)
     taker = half_points(deal.won[TAKER_SIDE]) + deal.excuse_transfer
     defence = half_points(deal.won[1 - TAKER_SIDE]) - deal.excuse_transfer
-    return (taker / 2, defence / 2)
+    return (from_halves(taker), from_halves(defence))
+
+
+def taker_bouts(deal: Deal) -> int:
+    """The bouts in the taker's side's tricks so far (R15; the Excuse kept by its owner)."""
+    if deal.taker < 0:
+        return 0
+    return (deal.won[TAKER_SIDE] & BOUTS).bit_count()

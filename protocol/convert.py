@@ -15,6 +15,19 @@ from engine import events as ev
 from . import models as m
 
 
+def number(value: float) -> m.Points:
+    """A score or point count as the protocol sends it: an int when whole (10, not
+    10.0), else the half-point float (52.5). Sums of half points are exact in floats."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def numbers(values: Sequence[float]) -> list[m.Points]:
+    """``number`` of each: running totals, the two sides' points."""
+    return [number(v) for v in values]
+
+
 def codes(cards: Sequence[int]) -> list[str]:
     return [engine.CODES[c] for c in cards]
 
@@ -87,10 +100,13 @@ def view_model(view: engine.View, deal_number: int) -> m.SeatView:
         ],
         trick=current,
         tricks=[_trick(t) for t in view.tricks],
-        points=list(view.points),
+        points=numbers(view.points),
         tricks_won=list(view.tricks_won),
         legal=legal_model(view.legal),
         sheet=sheet_model(view.sheet) if view.sheet is not None else None,
+        taker_bouts=view.taker_bouts,
+        target=view.target,
+        discard_points=number(view.discard_points) if view.discard_points is not None else None,
     )
 
 
@@ -139,7 +155,9 @@ def _trick_event(event: ev.TrickTaken) -> m.TrickEvent:
         leader=trick.leader,
         cards=codes(trick.cards),
         winner=trick.winner,
-        points=list(event.points),
+        points=numbers(event.points),
+        taker_bouts=event.taker_bouts,
+        target=event.target,
     )
 
 
@@ -153,7 +171,9 @@ _EVENT_MODELS: dict[type[WireEvent], Callable[[Any], m.Model]] = {
     ev.TakerKnown: lambda e: m.TakerEvent(seat=e.taker, contract=contract_code(e.contract)),
     ev.ChienRevealed: lambda e: m.ChienEvent(cards=codes(e.cards)),
     ev.DiscardMade: lambda e: m.DiscardEvent(seat=e.seat, trumps=codes(e.trumps)),
-    ev.DiscardKept: lambda e: m.DiscardKeptEvent(seat=e.seat, cards=codes(e.cards)),
+    ev.DiscardKept: lambda e: m.DiscardKeptEvent(
+        seat=e.seat, cards=codes(e.cards), points=number(e.points)
+    ),
     ev.ChelemDeclared: lambda e: m.ChelemEvent(seat=e.seat, announced=e.announced),
     ev.PoigneeShown: _poignee_event,
     ev.CardPlayed: lambda e: m.CardEvent(seat=e.seat, card=engine.CODES[e.card]),
@@ -266,6 +286,9 @@ def engine_view(view: m.SeatView, legal: m.LegalChoices | None = None) -> engine
         legal=engine_legal(legal if legal is not None else view.legal),
         sheet=None,
         cancelled=view.sheet.reason if view.sheet is not None else None,
+        taker_bouts=view.taker_bouts,
+        target=view.target,
+        discard_points=view.discard_points,
     )
 
 

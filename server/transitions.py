@@ -17,7 +17,7 @@ from typing import Any
 
 import engine
 from protocol import models as m
-from protocol.convert import WIRE_EVENTS, action_model, event_model, sheet_model
+from protocol.convert import WIRE_EVENTS, action_model, event_model, numbers, sheet_model
 
 from .tabledata import (
     DealData,
@@ -283,7 +283,7 @@ def _close_deal(change: Change, now_ms: int) -> None:
     change.data = data.model_copy(
         update={
             "dealer": series.dealer,
-            "totals": list(series.totals),
+            "totals": numbers(series.totals),  # 10, not 10.0, after two half-point deals
             "played": series.played,
             "deal_over_ms": now_ms,
             "turn_deadline_ms": None,

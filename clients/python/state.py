@@ -198,9 +198,9 @@ class TableState:
             case m.DiscardEvent(seat=seat, trumps=trumps):
                 size = view.hand_sizes[seat] - len(view.chien or ())
                 return _update(view, discard_trumps=trumps, hand_sizes=_sizes(view, seat, size))
-            case m.DiscardKeptEvent(seat=seat, cards=cards):
+            case m.DiscardKeptEvent(seat=seat, cards=cards, points=points):
                 hand = _without(view.hand, cards) if seat == self.seat else view.hand
-                return _update(view, discard=sorted_cards(cards), hand=hand)
+                return _update(view, discard=sorted_cards(cards), hand=hand, discard_points=points)
             case m.ChelemEvent(announced=announced):
                 return _update(view, chelem=announced)
             case m.PoigneeEvent(seat=seat, level=level, cards=cards):
@@ -246,7 +246,15 @@ class TableState:
         done = m.TrickInfo(leader=event.leader, cards=event.cards, winner=event.winner)
         won = list(view.tricks_won)
         won[event.winner] += 1
-        return _update(view, tricks=[*view.tricks, done], trick=None, tricks_won=won, points=points)
+        return _update(
+            view,
+            tricks=[*view.tricks, done],
+            trick=None,
+            tricks_won=won,
+            points=points,
+            taker_bouts=event.taker_bouts,
+            target=event.target,
+        )
 
 
 def _update(view: m.SeatView, **changes: Any) -> m.SeatView:

@@ -78,6 +78,7 @@ class DiscardKeptEvent(Model):
     kind: Literal["discard_kept"] = "discard_kept"
     seat: Seat
     cards: list[CardCode]
+    points: Points = 0  # the discard's card points, which count for the taker (R6)
 
 
 class ChelemEvent(Model):
@@ -105,7 +106,9 @@ class TrickEvent(Model):
     leader: Seat
     cards: list[CardCode]
     winner: Seat
-    points: list[float]  # card points in tricks so far: [taker's side, defence], Excuse included
+    points: list[Points]  # card points in tricks so far: [taker's side, defence], Excuse included
+    taker_bouts: int = 0  # bouts in the taker's tricks so far (R15)
+    target: int = 56  # the points those bouts ask for: 56, 51, 41 or 36
 
 
 class TurnEvent(Model):

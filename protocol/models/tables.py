@@ -21,8 +21,9 @@ class TableOptions(Model):
     name: TableName = ""  # cleaned or refused: protocol/names.py
     deals: int | None = Field(default=1, ge=1, le=1000)  # None: until everyone leaves
     ai_level: AiLevel = "basic"
-    turn_seconds: float | None = Field(default=None, gt=0, le=3600)  # None: no limit
-    grace_seconds: float = Field(default=60.0, ge=0, le=3600)
+    # Numbers keep the form they were given (30, not 30.0; 7.5 stays).
+    turn_seconds: Points | None = Field(default=None, gt=0, le=3600)  # None: no limit
+    grace_seconds: Points = Field(default=60, ge=0, le=3600)
     private: bool = False
 
 

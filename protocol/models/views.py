@@ -107,7 +107,10 @@ class SeatView(Model):
     poignees: list[PoigneeInfo]
     trick: TrickInfo | None
     tricks: list[TrickInfo]
-    points: list[float]  # card points in tricks so far: [taker's side, defence]
+    points: list[Points]  # card points in tricks so far: [taker's side, defence]
     tricks_won: list[int]
     legal: LegalChoices | None
     sheet: ScoreSheet | None
+    taker_bouts: int = 0  # bouts in the taker's tricks so far (R15)
+    target: int = 56  # the points those bouts ask for
+    discard_points: Points | None = None  # the taker's own view: the discard's points (R6)

@@ -301,6 +301,7 @@ VIEW_FIELDS = {
     *("seat", "dealer", "phase", "to_act", "hand", "hand_sizes", "bids", "taker"),
     *("contract", "chien", "discard", "discard_trumps", "chelem", "poignees"),
     *("trick_leader", "trick", "tricks", "points", "tricks_won", "legal", "sheet", "cancelled"),
+    *("taker_bouts", "target", "discard_points"),
 }
 
 
@@ -368,6 +369,7 @@ def test_views_and_events_never_leak(seed: int, dealer: int) -> None:
                 assert v.chien is None
             if seat != deal.taker:
                 assert v.discard is None
+                assert v.discard_points is None  # the discard's worth is the taker's to know
             if seat != deal.to_act:
                 assert not v.legal
         for event in events:
