@@ -86,10 +86,14 @@ async def new_player(browser: Browser, base_url: str) -> AsyncIterator[NewPlayer
     contexts = []
 
     async def make(
-        width: int = 1280, height: int = 800, query: str = "speed=0.05", lang: str = "en"
+        width: int = 1280,
+        height: int = 800,
+        query: str = "speed=0.05",
+        lang: str = "en",
+        bypass_csp: bool = False,
     ) -> Player:
         context = await browser.new_context(
-            viewport={"width": width, "height": height}, locale="en-GB"
+            viewport={"width": width, "height": height}, locale="en-GB", bypass_csp=bypass_csp
         )
         await context.add_init_script(
             "if (!localStorage.getItem('cardavia.lang'))"

@@ -176,7 +176,9 @@ async def test_a_dealt_hand_switches_between_portraits_and_emblems(
     await player.open()
     colours = await suit_colours(player)
     await player.page.click("[data-action=quick-start]")
-    await player.page.wait_for_function("document.querySelectorAll('#hand .card').length === 18")
+    await player.page.wait_for_function(
+        "() => document.querySelectorAll('#hand .card').length === 18"
+    )
     dealt = player.events("hand")[-1]["cards"]
     shown = await faces(player, "#hand .card")
     assert sorted(shown) == sorted(dealt)
@@ -187,7 +189,7 @@ async def test_a_dealt_hand_switches_between_portraits_and_emblems(
 
     await player.page.select_option("#face-select", "french")
     await player.page.wait_for_function(
-        "[...document.querySelectorAll('#hand .card use')]"
+        "() => [...document.querySelectorAll('#hand .card use')]"
         ".some(u => u.getAttribute('href').startsWith('#sym-french-'))"
     )
     shown = await faces(player, "#hand .card")

@@ -4,6 +4,11 @@ A link ``http://REAL/?server=ws://attacker/`` must neither connect the page to t
 attacker without the player's consent nor ever hand it the seat token the real server
 issued; and a server the player did agree to (or any server at all) must not be able
 to run script in the page's origin through the fields it sends.
+
+The server's Content-Security-Policy (``connect-src 'self'``, server/http.py) stops
+a page it serves from opening sockets elsewhere at all. These tests turn it off
+(``bypass_csp``) to check the page's own defences: the layer that holds wherever the
+page is served from, and behind the header when a policy lets other servers in.
 """
 
 from __future__ import annotations
@@ -243,7 +248,7 @@ async def test_a_link_naming_another_server_neither_connects_nor_gives_it_the_se
     new_player: NewPlayer, attacker: FakeServer
 ) -> None:
     """The attack: the victim holds a seat; a link names the attacker's server."""
-    player = await new_player()
+    player = await new_player(bypass_csp=True)
     token = await seated(player)
     await player.page.goto(f"{player.url}&server={attacker.url}")
     await asyncio.sleep(1.5)
@@ -269,7 +274,7 @@ async def test_a_link_naming_another_server_neither_connects_nor_gives_it_the_se
 async def test_the_player_may_agree_and_even_then_the_token_stays_with_its_server(
     new_player: NewPlayer, attacker: FakeServer
 ) -> None:
-    player = await new_player()
+    player = await new_player(bypass_csp=True)
     token = await seated(player)
     await player.page.goto(f"{player.url}&server={attacker.url}")
     await player.page.wait_for_selector("[data-action=server-connect]", timeout=5000)
@@ -310,7 +315,7 @@ async def test_hostile_fields_from_a_server_are_shown_as_text_and_never_run(
 ) -> None:
     """Names, deadlines, bonus kinds and sides, numbers: all text; card codes that are
     none of the 78 are drawn as a card back (and break nothing)."""
-    player = await new_player()
+    player = await new_player(bypass_csp=True)
     await player.open()
     await player.page.goto(f"{player.url}&server={hostile.url}")
     # The player agrees to play there (a page that does not ask connects anyway).
