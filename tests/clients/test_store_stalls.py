@@ -32,13 +32,18 @@ STALL_SECONDS = 2.5
 
 
 @pytest.fixture
-def store_and_node(tmp_path: Path) -> Iterator[tuple[RedisServer, Node]]:
+def store_and_nodes(tmp_path: Path) -> Iterator[tuple[RedisServer, Node, Node]]:
+    """A Redis and two nodes on it: the table is made on the first, the bots sit on the second."""
     redis = RedisServer(tmp_path / "redis").start()
-    server = Node(redis.url, "n1", tmp_path / "node.log", "--redis-timeout", "0.5")
+    nodes = [
+        Node(redis.url, f"n{i}", tmp_path / f"node{i}.log", "--redis-timeout", "0.5")
+        for i in (1, 2)
+    ]
     try:
-        yield redis, server.start()
+        yield redis, nodes[0].start(), nodes[1].start()
     finally:
-        server.stop()
+        for node in nodes:
+            node.stop()
         redis.stop()
 
 
@@ -84,24 +89,35 @@ async def first_trick(watcher: Client, bots: list[asyncio.subprocess.Process]) -
 
 
 async def test_tarot_bots_fill_and_finish_a_table_while_redis_stalls(
-    store_and_node: tuple[RedisServer, Node],
+    store_and_nodes: tuple[RedisServer, Node, Node],
 ) -> None:
-    redis, server = store_and_node
-    async with await Client.connect(server.url) as watcher:
+    # The bots' node has not loaded the table: a join first reads it from the store, so one
+    # refused as unavailable wrote nothing. (On a node that has it loaded, a write sent into
+    # the stall is applied when the store wakes, although the node answered unavailable:
+    # issue 13.6, the node's part.)
+    redis, lobby, seats = store_and_nodes
+    async with await Client.connect(lobby.url) as watcher:
         table_id = (await watcher.create_table(m.TableOptions(deals=1))).table.table_id
         await watcher.watch(table_id)
         joins_stalled = asyncio.ensure_future(stall(redis))  # the joins meet it
-        bots = [await bot(server.url, table_id, seat) for seat in range(4)]
-        await joins_stalled
-        async with asyncio.timeout(60):
-            await first_trick(watcher, bots)
-        await stall(redis)  # the deal meets it too
-        async with asyncio.timeout(90):
-            outputs = [await process.communicate() for process in bots]
+        bots = [await bot(seats.url, table_id, seat) for seat in range(4)]
+        try:
+            await joins_stalled
+            async with asyncio.timeout(60):
+                await first_trick(watcher, bots)
+            await stall(redis)  # the deal meets it too
+            async with asyncio.timeout(90):
+                outputs = [await process.communicate() for process in bots]
+        finally:
+            for process in bots:
+                if process.returncode is None:
+                    process.kill()
+                await process.communicate()
     for process, (_, err) in zip(bots, outputs, strict=True):
         assert process.returncode == 0, err.decode()
     results = [json.loads(out) for out, _ in outputs]
     assert sorted(r["seat"] for r in results) == [0, 1, 2, 3]
     assert len({tuple(r["totals"]) for r in results}) == 1 and sum(results[0]["totals"]) == 0
     said = [err.decode() for _, err in outputs]
-    assert any("unavailable" in err for err in said)  # the stalls were met, and ridden over
+    joins = ("Join refused (unavailable)", "refused (join")  # tarot bot's words, the Node bot's
+    assert any(words in err for err in said for words in joins)  # the joins met the stall
