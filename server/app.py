@@ -70,6 +70,7 @@ class App:
         self.files = http.assets()
         self.per_address: Counter[str] = Counter()  # open WebSockets (and handshakes)
         self.addresses: dict[ServerConnection, str] = {}
+        self._releases: set[asyncio.Task[None]] = set()
 
     @property
     def port(self) -> int:
@@ -149,7 +150,9 @@ class App:
             )
         self.per_address[address] += 1
         self.addresses[ws] = address
-        asyncio.get_running_loop().create_task(self._release(ws, address))
+        release = asyncio.get_running_loop().create_task(self._release(ws, address))
+        self._releases.add(release)  # the loop keeps only a weak reference to a task
+        release.add_done_callback(self._releases.discard)
         return None
 
     async def _release(self, ws: ServerConnection, address: str) -> None:

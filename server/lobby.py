@@ -71,6 +71,8 @@ class Lobby:
         self.node = node
         self._tables: list[TableData] = []  # the open tables, sorted by key_of
         self._keys: list[Key] = []
+        self._waiting: list[TableData] = []  # every waiting table, private ones too (sweep)
+        self._open_count = 0  # open tables, private ones too (the server-wide limit)
         self._read_at = -REFRESH_SECONDS
         self._reading: asyncio.Lock = asyncio.Lock()
         self._by_address: dict[str, set[str]] = {}
@@ -90,6 +92,8 @@ class Lobby:
                     raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
                 self._tables = sorted((t for t in tables if is_open(t)), key=key_of)
                 self._keys = [key_of(t) for t in self._tables]
+                self._waiting = [t for t in tables if t.status == "waiting"]
+                self._open_count = sum(1 for t in tables if t.status != "finished")
                 self._read_at = time.monotonic()
         return self._tables
 
@@ -139,13 +143,15 @@ class Lobby:
         mine = self._by_address.setdefault(address, set())
         self._check(mine, settings.tables_per_address, f"address {address}")
         if settings.max_tables:
-            tables = await self._fresh()
-            if len(tables) >= settings.max_tables:
+            await self._fresh()
+            if self._open_count >= settings.max_tables:
                 raise tr.TableRefused(
                     "too_many_tables",
                     f"the server has {settings.max_tables} open tables: join one, or retry later",
                 )
         runtime = await self.node.create_table(options)
+        self._open_count += 1
+        self._waiting.append(runtime.data)
         if is_open(runtime.data):  # listed at once here, before the next read
             at = bisect.bisect(self._keys, key_of(runtime.data))
             self._keys.insert(at, key_of(runtime.data))
@@ -195,7 +201,8 @@ class Lobby:
         from .table import now_ms
 
         empty_ms = int(self.node.settings.empty_table_seconds * 1000)
-        candidates = [t for t in await self._fresh() if tr.is_unattended(t, now_ms(), empty_ms)]
+        await self._fresh()
+        candidates = [t for t in self._waiting if tr.is_unattended(t, now_ms(), empty_ms)]
         local = [r.data for r in self.node.runtimes.values()]
         candidates += [t for t in local if tr.is_unattended(t, now_ms(), empty_ms)]
         removed = 0

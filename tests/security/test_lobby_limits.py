@@ -71,6 +71,14 @@ async def test_the_server_wide_limit_counts_every_address(node: Start) -> None:
     assert "the server has 4 open tables" in refused[0]["message"]
 
 
+async def test_private_tables_count_toward_the_server_wide_limit(node: Start) -> None:
+    app = await node(max_tables=3)
+    client = await WireClient.open(ws_url(app))
+    answers = [await try_create(client, private=True) for _ in range(4)]
+    assert [a["type"] for a in answers] == ["table_created"] * 3 + ["error"]
+    assert open_tables(app) == 3
+
+
 async def test_a_flood_of_table_creations_makes_no_more_than_the_limit(node: Start) -> None:
     """2,000 create_table from one address (10 connections, within the rate limit)."""
     app = await node(rate_per_second=1000, rate_burst=1000)
