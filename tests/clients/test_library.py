@@ -245,3 +245,30 @@ async def test_list_tables_follows_the_lobby_pages_and_passes_its_filters(url: s
         basic = {t.table_id for t in await lobby.list_tables(ai_level="basic", page=1)}
         assert {made[0], made[2]} <= basic and made[1] not in basic
         assert set(made) <= {t.table_id for t in await lobby.list_tables(open_seats=True)}
+
+
+async def next_turn(client: Client) -> m.YourTurn:
+    """The next ``your_turn`` that is still current."""
+    async for message in client:
+        if isinstance(message, m.YourTurn) and client.state is not None:
+            if message is client.state.turn:
+                return message
+    raise AssertionError("the stream ended")
+
+
+async def test_resync_resumes_the_seat_and_the_server_asks_for_the_turn_again(url: str) -> None:
+    """After ``outcome_unknown`` a bot resyncs: the same seat, nothing missed, its turn again."""
+    async with await Client.connect(url) as client:
+        created = await client.create_table(m.TableOptions(deals=1, ai_level="random"))
+        await client.join(created.table.table_id, seat=0)
+        await client.start()
+        state = client.state
+        assert state is not None
+        asked = await next_turn(client)
+        await client.resync()
+        again = await next_turn(client)
+        assert client.reconnections == 1 and client.state is state  # the seat, resumed
+        assert again is not asked and again.legal == asked.legal  # the same decision, again
+        assert state.missed == 0 and not state.behind  # no event lost on the way
+        card = again.legal.cards[0] if again.legal.cards else None
+        await client.act(m.PlayAction(card=card) if card else m.BidAction(contract="pass"))
