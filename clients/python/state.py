@@ -185,7 +185,12 @@ class TableState:
 
     # ------------------------------------------------------------ the seat's view
 
-    def _next_view(self, view: m.SeatView, event: Any) -> m.SeatView:  # noqa: C901 - one per kind
+    def _next_view(self, view: m.SeatView, event: Any) -> m.SeatView:
+        """The view after ``event``: the deal's events before the play, then the play's."""
+        before = self._before_play(view, event)
+        return before if before is not None else self._in_play(view, event)
+
+    def _before_play(self, view: m.SeatView, event: Any) -> m.SeatView | None:
         match event:
             case m.HandEvent(seat=seat, cards=cards) if seat == self.seat:
                 return _update(view, hand=sorted_cards(cards))
@@ -206,6 +211,10 @@ class TableState:
             case m.PoigneeEvent(seat=seat, level=level, cards=cards):
                 shown = m.PoigneeInfo(seat=seat, level=level, cards=sorted_cards(cards))
                 return _update(view, poignees=sorted([*view.poignees, shown], key=_by_seat))
+        return None
+
+    def _in_play(self, view: m.SeatView, event: Any) -> m.SeatView:
+        match event:
             case m.CardEvent(seat=seat, card=card):
                 return self._card(view, seat, card)
             case m.TrickEvent():
