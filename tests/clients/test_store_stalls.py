@@ -1,10 +1,11 @@
 """Bots ride over a stalled table store: ``unavailable`` is sent again, with backoff.
 
-A real Redis that the test stops (SIGSTOP) for 2.5 s, a real server node
+A real Redis that the test stops (SIGSTOP), two real server nodes
 (``tarot serve --redis``) whose store time-out is shorter than the stall, and
-three ``tarot bot`` processes and the Node.js bot: the table must fill although the joins meet
-the stall, and finish although the deal meets another one. ``tarot bot`` once
-exited on the first ``unavailable``.
+three ``tarot bot`` processes and the Node.js bot. The store is stopped before
+the bots start and stays so for 2.5 s, and until every bot's join has been
+refused; it stops 2.5 s again during the deal. The table must fill and
+finish. ``tarot bot`` and the Node bot once exited on the first ``unavailable``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,28 +48,65 @@ def store_and_nodes(tmp_path: Path) -> Iterator[tuple[RedisServer, Node, Node]]:
         redis.stop()
 
 
-async def stall(redis: RedisServer, seconds: float = STALL_SECONDS) -> None:
-    """The store stops answering (its process stopped), then goes on."""
+class BotProcess:
+    """``tarot bot`` (seats 0-2) or the Node.js bot (seat 3); its standard error read live."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.said: list[str] = []
+        assert process.stderr is not None
+        self.reading = asyncio.ensure_future(self._read(process.stderr))
+
+    @classmethod
+    async def start(cls, url: str, table_id: str, seat: int) -> BotProcess:
+        argv = [sys.executable, "-m", "cli.main", "bot", "--server", url, "--table", table_id]
+        argv += ["--seat", str(seat), "--policy", "ai:basic"]
+        if seat == 3:
+            argv = [*node_js(), str(NODE_BOT), url, table_id, "--seat", str(seat)]
+        process = await asyncio.create_subprocess_exec(
+            *argv, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        )
+        return cls(process)
+
+    async def _read(self, stream: asyncio.StreamReader) -> None:
+        async for line in stream:
+            self.said.append(line.decode())
+
+    def join_refused(self) -> bool:
+        """Its join met the stall: ``tarot bot``'s words, or the Node bot's."""
+        return any("Join refused (unavailable)" in s or "refused (join" in s for s in self.said)
+
+    async def result(self) -> tuple[int, str]:
+        """Its exit status and standard output, once it has ended (killed if need be)."""
+        assert self.process.stdout is not None
+        try:
+            async with asyncio.timeout(90):
+                out = await self.process.stdout.read()
+                await self.process.wait()
+        finally:
+            if self.process.returncode is None:
+                self.process.kill()
+                await self.process.wait()
+            await self.reading
+        assert self.process.returncode is not None
+        return self.process.returncode, out.decode()
+
+
+async def stall(redis: RedisServer, until: Callable[[], bool] = lambda: True) -> None:
+    """The store stops answering (its process stopped) for 2.5 s, and longer while ``until``
+    is false (20 s at most), then goes on."""
     assert redis.process is not None
     os.kill(redis.process.pid, signal.SIGSTOP)
     try:
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(STALL_SECONDS)
+        async with asyncio.timeout(20):
+            while not until():
+                await asyncio.sleep(0.05)
     finally:
         os.kill(redis.process.pid, signal.SIGCONT)
 
 
-async def bot(url: str, table_id: str, seat: int) -> asyncio.subprocess.Process:
-    """``tarot bot`` at seats 0-2, the Node.js bot at seat 3."""
-    argv = [sys.executable, "-m", "cli.main", "bot", "--server", url, "--table", table_id]
-    argv += ["--seat", str(seat), "--policy", "ai:basic"]
-    if seat == 3:
-        argv = [*node_js(), str(NODE_BOT), url, table_id, "--seat", str(seat)]
-    return await asyncio.create_subprocess_exec(
-        *argv, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
-    )
-
-
-async def first_trick(watcher: Client, bots: list[asyncio.subprocess.Process]) -> None:
+async def first_trick(watcher: Client, bots: list[BotProcess]) -> None:
     """Wait for the deal's first trick; fail as soon as a bot gives up instead."""
 
     async def trick() -> None:
@@ -77,14 +115,14 @@ async def first_trick(watcher: Client, bots: list[asyncio.subprocess.Process]) -
                 return
 
     seen = asyncio.ensure_future(trick())
-    ended = [asyncio.ensure_future(process.wait()) for process in bots]
+    ended = [asyncio.ensure_future(b.process.wait()) for b in bots]
     done, _ = await asyncio.wait([seen, *ended], return_when=asyncio.FIRST_COMPLETED)
     for waiting in [seen, *ended]:
         waiting.cancel()
-    for process in bots:
-        if process.returncode is not None:
-            assert process.stderr is not None
-            raise AssertionError(f"a bot gave up: {(await process.stderr.read()).decode()}")
+    for b in bots:
+        if b.process.returncode is not None:
+            await b.reading
+            raise AssertionError(f"a bot gave up: {''.join(b.said)}")
     assert seen in done
 
 
@@ -99,25 +137,24 @@ async def test_tarot_bots_fill_and_finish_a_table_while_redis_stalls(
     async with await Client.connect(lobby.url) as watcher:
         table_id = (await watcher.create_table(m.TableOptions(deals=1))).table.table_id
         await watcher.watch(table_id)
-        joins_stalled = asyncio.ensure_future(stall(redis))  # the joins meet it
-        bots = [await bot(seats.url, table_id, seat) for seat in range(4)]
+        bots: list[BotProcess] = []
+
+        # Stopped before the bots start, and until each one's join was refused (or it gave up).
+        def refused() -> bool:
+            ended = [b.join_refused() or b.process.returncode is not None for b in bots]
+            return len(ended) == 4 and all(ended)
+
+        joins_stalled = asyncio.ensure_future(stall(redis, until=refused))
+        bots += [await BotProcess.start(seats.url, table_id, seat) for seat in range(4)]
         try:
             await joins_stalled
             async with asyncio.timeout(60):
                 await first_trick(watcher, bots)
             await stall(redis)  # the deal meets it too
-            async with asyncio.timeout(90):
-                outputs = [await process.communicate() for process in bots]
         finally:
-            for process in bots:
-                if process.returncode is None:
-                    process.kill()
-                await process.communicate()
-    for process, (_, err) in zip(bots, outputs, strict=True):
-        assert process.returncode == 0, err.decode()
-    results = [json.loads(out) for out, _ in outputs]
-    assert sorted(r["seat"] for r in results) == [0, 1, 2, 3]
-    assert len({tuple(r["totals"]) for r in results}) == 1 and sum(results[0]["totals"]) == 0
-    said = [err.decode() for _, err in outputs]
-    joins = ("Join refused (unavailable)", "refused (join")  # tarot bot's words, the Node bot's
-    assert any(words in err for err in said for words in joins)  # the joins met the stall
+            results = [await b.result() for b in bots]
+    for b, (code, _) in zip(bots, results, strict=True):
+        assert code == 0, "".join(b.said)
+    outputs = [json.loads(out) for _, out in results]
+    assert sorted(r["seat"] for r in outputs) == [0, 1, 2, 3]
+    assert len({tuple(r["totals"]) for r in outputs}) == 1 and sum(outputs[0]["totals"]) == 0
