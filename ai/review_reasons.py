@@ -7,7 +7,8 @@ only for a choice the search did not rate best:
 - the Petit played into a trick the other side won (captured);
 - a King given to a trick the other side won while a lower card of the
   suit could follow;
-- the Excuse kept to the last trick and lost there (R14);
+- the Excuse kept to the last trick and lost there (R14), told at the trick
+  before, where playing it was the better choice;
 - a bid above what the hand is worth by the AI's estimate, or below it.
 """
 
@@ -42,12 +43,19 @@ def _card_reason(d: Decision, final: Deal, best: str) -> str:
     lost = final.side_of(winner) != final.side_of(d.seat)
     if card == PETIT and lost:
         return f"the Petit was captured by seat {winner}; {best} would have kept it"
-    if card == EXCUSE and trick == 17 and lost:
-        return "the Excuse was kept to the last trick and lost there (R14)"
+    if trick == 16 and best == "EX" and _excuse_lost_last(final, d.seat):
+        return "the Excuse was kept to the last trick and lost there (R14); play it now"
     if 1 << card & KINGS and lost and _could_follow_lower(d, card):
         suit = SUIT_NAMES[SUIT_OF[card]]
         return f"gave the King of {suit} away to seat {winner}; {best} would have kept it"
     return ""
+
+
+def _excuse_lost_last(final: Deal, seat: int) -> bool:
+    """Whether ``seat`` played the Excuse in the last trick and the other side won it."""
+    last = final.tricks[-1]
+    played = last.cards[(seat - last.leader) % 4]
+    return played == EXCUSE and final.side_of(last.winner) != final.side_of(seat)
 
 
 def _could_follow_lower(d: Decision, king: int) -> bool:

@@ -243,3 +243,39 @@ def test_a_card_given_to_the_taker_is_marked_with_its_reason(
     assert entry["best"] != entry["chosen"], entry
     assert entry["label"] in MARKS, entry
     assert entry["reason"].startswith(reason), entry
+
+
+def test_the_excuse_kept_to_the_last_trick_and_lost_is_told_at_the_trick_before() -> None:
+    """A defender that never plays its Excuse while it has another card: at trick 17 the
+    search prefers the Excuse (kept, the last trick loses it, R14), and says why."""
+    bot = make_bot("expert")
+    for index in range(300):
+        deal = new_deal(index % 4, deal_seed(1515, index))
+        rng = random.Random(index)
+        keeper = -1
+        while not deal.is_over:
+            seat = deal.to_act
+            if deal.phase is Phase.PLAY and keeper < 0 and deal.hands[seat] >> EXCUSE & 1:
+                keeper = seat if seat != deal.taker else -1
+            legal = engine.legal_actions(deal).cards if deal.phase is Phase.PLAY else []
+            others = [c for c in legal if c != EXCUSE]
+            if seat == keeper and others:
+                apply_in_place(deal, engine.Play(seat, others[0]))
+                continue
+            apply_in_place(deal, bot.choose(view(deal, seat), rng))
+        if deal.cancelled:
+            continue
+        last = deal.tricks[-1]
+        if keeper < 0 or last.cards[(keeper - last.leader) % 4] != EXCUSE:
+            continue
+        if deal.side_of(last.winner) == deal.side_of(keeper):
+            continue
+        decisions, final = decisions_of(engine.to_record(deal))
+        cards = [d for d in decisions if d.kind == "card" and d.seat == keeper]
+        before = cards[16]  # trick 17: the Excuse and one other card left
+        entry = judge(before, final, Settings())
+        assert entry["best"] == "EX" and entry["chosen"] != "EX", entry
+        assert entry["reason"].startswith("the Excuse was kept to the last trick"), entry
+        assert entry["hindsight"]["best"] == "EX"
+        return
+    raise AssertionError("no deal lost a kept Excuse")  # pragma: no cover
