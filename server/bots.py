@@ -40,14 +40,17 @@ def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
     return make_bot(level).choose(seat_view, random.Random(seed))
 
 
-def _start_worker(node_pid: int) -> None:
+def _start_worker(node_pid: int, niceness: int = 0) -> None:
     """In each worker: Ctrl-C is the node's to handle (it drains), not the workers'.
 
     A worker dies with its node, however the node died (``kill -9`` included):
     a watcher thread sees the parent change and ends the worker, and with the
-    last worker gone the multiprocessing resource tracker ends too.
+    last worker gone the multiprocessing resource tracker ends too. ``niceness``
+    lowers its CPU priority (deal reviews: they take only what the tables leave).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if niceness:
+        os.nice(niceness)
     threading.Thread(target=_die_with, args=(node_pid,), daemon=True).start()
 
 
@@ -78,8 +81,9 @@ def _start_resource_tracker() -> None:
 
 
 class BotRunner:
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, niceness: int = 0) -> None:
         self._workers = max(1, workers)
+        self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
         self.decisions = 0
         self.pooled = 0  # of which decided in a worker process
@@ -129,7 +133,7 @@ class BotRunner:
                 self._workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), self._niceness),
             )
         return self._pool
 

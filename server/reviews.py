@@ -1,14 +1,16 @@
-"""Deal reviews on a server node: the deal just played, analysed in the bot workers.
+"""Deal reviews on a server node: the deal just played, analysed in a bot worker.
 
 A ``review_deal`` names a finished deal of the table the connection follows
 (the deal just played: stored deals are not kept yet). Its record goes to
-``ai.review`` decision by decision, each decision a job for the bot worker
-processes (``BotRunner.run``), so the event loop never waits on the search.
-At most ``IN_FLIGHT`` decisions are analysed at once on the node, so that
-with two or more workers one is always free for the tables' AI moves: a
-review may take longer while tables play, a table never waits behind one.
+``ai.review`` decision by decision, each decision a job for a worker process
+(``BotRunner.run``), so the event loop never waits on the search. The node
+gives reviews a worker of their own at the lowest CPU priority (nice 19):
+the tables' AI moves never queue behind a review, and a review takes only
+the CPU the tables leave (it takes longer while they play). ``IN_FLIGHT``
+decisions are analysed at once.
 
-Reviews are cached by deal (its table, number and seed) on the node, and a
+Reviews are cached by deal (its table and number) on the node: a review once
+made stays available to the table's followers after the next deal starts. A
 second request for a deal being reviewed waits for the same analysis. A
 connection may run one review at a time and start ``PER_CONNECTION`` in all
 (cached ones are free): the analysis costs seconds of CPU.
@@ -35,7 +37,7 @@ IN_FLIGHT = 1
 PER_CONNECTION = 10
 CACHED = 64
 
-Key = tuple[str, int, str]  # table, deal number, deal seed
+Key = tuple[str, int]  # table, deal number
 Progress = Callable[[int, int], None]
 
 
@@ -48,6 +50,9 @@ class Reviews:
         self._running: dict[Key, asyncio.Task[m.Review]] = {}
         self._slot = asyncio.Semaphore(IN_FLIGHT)
         self.decisions = 0  # analysed, for the tests and metrics
+
+    def close(self) -> None:
+        self._bots.close()
 
     def cached(self, key: Key) -> m.Review | None:
         found = self._cache.get(key)
@@ -103,18 +108,20 @@ class ConnectionReviews:
         """Start reviewing deal ``number`` of ``runtime``; ``TableRefused`` if it cannot be."""
         if runtime is None:
             raise TableRefused("review_unavailable", "this connection follows no table")
+        key = (runtime.table_id, number)
         deal = runtime.data.deal
         state = runtime.state
-        record = None
-        if deal is not None and state is not None and deal.number == number:
-            record = finished_record(state)
-        if deal is None or record is None:
+        record: dict[str, object] | None = {}  # a review already made needs no record
+        if self._reviews.cached(key) is None:
+            record = None
+            if deal is not None and state is not None and deal.number == number:
+                record = finished_record(state)
+        if record is None:
             raise TableRefused(
                 "review_unavailable",
                 f"deal {number} is not a finished deal of table {runtime.table_id}"
                 " (only the deal just played can be reviewed)",
             )
-        key = (runtime.table_id, number, deal.seed)
         if self._reviews.cached(key) is None:
             if self._task is not None and not self._task.done():
                 raise TableRefused("review_limit", "a review is already running for you")

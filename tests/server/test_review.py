@@ -8,11 +8,20 @@ import asyncio
 import random
 import time
 
-from ai.review import Settings
 from server.app import App
+from server.bots import BotRunner
+from server.reviews import Reviews
 
 from .test_tables import create
 from .wire import Message, WireClient, is_event, play_until
+
+
+def quick_reviews(app: App, budget_ms: float) -> None:
+    """The node's reviews at a small budget, in a worker at normal priority: the node's own
+    runs at nice 19 and would wait for CPU on a busy test machine (the effect of that
+    priority on the tables is what ``tarot bench review`` measures)."""
+    app.node.reviews.close()
+    app.node.reviews = Reviews(BotRunner(1), budget_ms=budget_ms)
 
 
 def played(message: Message) -> bool:
@@ -44,7 +53,7 @@ async def review_of(client: WireClient, number: int, re: int) -> tuple[list[Mess
 async def test_the_deal_just_played_is_reviewed_with_progress_then_from_the_cache(
     app: App, url: str
 ) -> None:
-    app.node.reviews.settings = Settings(budget_ms=1.0)
+    quick_reviews(app, 1.0)
     client, table_id, number, record = await a_played_deal(url)
     progress, answer = await review_of(client, number, 7)
     review = answer["review"]
@@ -64,7 +73,7 @@ async def test_the_deal_just_played_is_reviewed_with_progress_then_from_the_cach
 
 
 async def test_other_deals_and_connections_without_a_table_are_refused(app: App, url: str) -> None:
-    app.node.reviews.settings = Settings(budget_ms=1.0)
+    quick_reviews(app, 1.0)
     client, _, number, _ = await a_played_deal(url)
     for bad in (number + 1, 99):
         await client.send({"type": "review_deal", "deal_number": bad, "id": "r"})
@@ -82,7 +91,7 @@ async def test_other_deals_and_connections_without_a_table_are_refused(app: App,
 
 
 async def test_one_review_at_a_time_and_a_bounded_number_per_connection(app: App, url: str) -> None:
-    app.node.reviews.settings = Settings(budget_ms=1.0)
+    quick_reviews(app, 1.0)
     client, _, number, _ = await a_played_deal(url)
     await client.send({"type": "review_deal", "deal_number": number, "id": 1})
     await client.send({"type": "review_deal", "deal_number": number, "id": 2})
@@ -101,7 +110,7 @@ async def test_one_review_at_a_time_and_a_bounded_number_per_connection(app: App
 async def test_the_event_loop_answers_while_a_review_runs(app: App, url: str) -> None:
     """The search runs in the worker processes: pings are answered meanwhile (a generous
     bound; the latency of tables under a review is measured by the benchmark, README)."""
-    app.node.reviews.settings = Settings(budget_ms=50.0)
+    quick_reviews(app, 50.0)
     client, _, number, _ = await a_played_deal(url)
     await client.send({"type": "review_deal", "deal_number": number, "id": "review"})
     await client.until(lambda m: m["type"] == "review_progress")
