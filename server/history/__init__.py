@@ -1,0 +1,68 @@
+"""The history database: accounts and sessions, every finished deal and table.
+
+SQLAlchemy 2 (async) over SQLite (aiosqlite; the default, a file) or
+PostgreSQL (asyncpg), the schema migrated by Alembic. ``database`` opens and
+migrates, ``accounts`` signs players up and in, ``deals`` stores finished deals
+exactly once and reads them back, ``outbox`` writes them in the background and
+keeps them while the database is down. docs/DEPLOY.md, "Database".
+"""
+
+from __future__ import annotations
+
+from .accounts import Account, Accounts, SignedIn, display_name
+from .database import database_url, default_url, migrate, open_engine
+from .deals import (
+    FinishedDeal,
+    FinishedTable,
+    Occupant,
+    StoredDeal,
+    imported_key,
+    sheet_of,
+    store_deal,
+    store_table,
+    stored_deals,
+)
+from .errors import (
+    AccountError,
+    BadDatabaseUrl,
+    BadName,
+    BadPassword,
+    BadRecord,
+    BadSession,
+    DatabaseUnavailable,
+    HistoryError,
+    NameTaken,
+    WrongCredentials,
+)
+from .outbox import DealWriter
+
+__all__ = [
+    "Account",
+    "AccountError",
+    "Accounts",
+    "BadDatabaseUrl",
+    "BadName",
+    "BadPassword",
+    "BadRecord",
+    "BadSession",
+    "DatabaseUnavailable",
+    "DealWriter",
+    "FinishedDeal",
+    "FinishedTable",
+    "HistoryError",
+    "NameTaken",
+    "Occupant",
+    "SignedIn",
+    "StoredDeal",
+    "WrongCredentials",
+    "database_url",
+    "default_url",
+    "display_name",
+    "imported_key",
+    "migrate",
+    "open_engine",
+    "sheet_of",
+    "store_deal",
+    "store_table",
+    "stored_deals",
+]

@@ -1,0 +1,124 @@
+"""Which database holds the history, and how to reach it: URLs, engines, migrations.
+
+SQLite (a file, through aiosqlite) is the default, so one machine keeps its
+history with nothing else installed; PostgreSQL (through asyncpg) is the
+production engine. A URL is checked before anything connects: ``sqlite:///PATH``
+or a bare path, ``postgresql://...``; the async drivers are filled in here.
+
+SQLite connections are opened per use (``NullPool``): opening a file costs
+little, and a file moved or restored under a running node is then seen at
+the next write instead of through a stale descriptor. Each gets foreign keys,
+WAL (readers do not block the writer) and a busy timeout (several writers
+wait for each other instead of failing at once).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+from .errors import BadDatabaseUrl
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
+SQLITE_BUSY_SECONDS = 30
+
+
+def default_url() -> str:
+    """``TAROT_DB_URL``, else a SQLite file in the user's data folder."""
+    if named := os.environ.get("TAROT_DB_URL"):
+        return named
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return f"sqlite:///{base / 'cardavia-tarot' / 'history.sqlite3'}"
+
+
+def database_url(text: str) -> URL:
+    """The async SQLAlchemy URL of ``text``, or ``BadDatabaseUrl`` saying why.
+
+    >>> database_url("sqlite:////var/lib/tarot/history.db").drivername
+    'sqlite+aiosqlite'
+    >>> database_url("mysql://db/tarot")
+    Traceback (most recent call last):
+    ...
+    server.history.errors.BadDatabaseUrl: the database URL must be sqlite:///PATH or \
+postgresql://..., not 'mysql://db/tarot'
+    """
+    if "://" not in text and text.strip():
+        text = f"sqlite:///{Path(text).expanduser()}"
+    try:
+        url = make_url(text)
+    except (ArgumentError, ValueError) as e:
+        raise BadDatabaseUrl(f"the database URL {_shown(text)} cannot be read: {e}") from None
+    backend = url.get_backend_name()
+    if backend not in DRIVERS or url.drivername not in (backend, DRIVERS[backend]):
+        raise BadDatabaseUrl(
+            f"the database URL must be sqlite:///PATH or postgresql://..., not {_shown(text)}"
+        )
+    if backend == "sqlite" and url.database in (None, "", ":memory:"):
+        raise BadDatabaseUrl("the SQLite history needs a file: sqlite:///PATH")
+    return url.set(drivername=DRIVERS[backend])
+
+
+def _shown(text: str) -> str:
+    """The URL as an error may show it: without its password."""
+    try:
+        return repr(make_url(text).render_as_string(hide_password=True))
+    except (ArgumentError, ValueError):
+        return repr(text[:80])
+
+
+def open_engine(url: str | URL) -> AsyncEngine:
+    """An engine for ``url`` (checked; a SQLite file's folder is created)."""
+    url = database_url(url) if isinstance(url, str) else url
+    if url.get_backend_name() == "sqlite":
+        assert url.database is not None
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, poolclass=NullPool)
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_async_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
+    cursor.close()
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration, built in code (no alembic.ini to find)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` (creating the tables of an empty one)."""
+    async with engine.begin() as connection:
+        await connection.run_sync(_upgrade, revision)
+
+
+def _upgrade(connection: Connection, revision: str) -> None:
+    command.upgrade(alembic_config(connection), revision)
+
+
+async def current_revision(engine: AsyncEngine) -> str | None:
+    """The revision the database is at (None: never migrated)."""
+    from alembic.runtime.migration import MigrationContext
+
+    async with engine.connect() as connection:
+        return await connection.run_sync(
+            lambda sync: MigrationContext.configure(sync).get_current_revision()
+        )

@@ -1,0 +1,1 @@
+"""Alembic migrations of the history database (``database.migrate`` runs them)."""
