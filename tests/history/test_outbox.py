@@ -1,0 +1,89 @@
+"""The database goes down mid-table, then comes back: every finished deal is stored."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from server.history import DealWriter, migrate, open_engine, stored_deals
+from server.history.deals import count_rows
+
+from .databases import postgres_database, sqlite_url
+from .golden import finished_deals
+from .own_postgres import OwnPostgres
+
+
+async def _wait_for_failures(writer: DealWriter, at_least: int) -> None:
+    async with asyncio.timeout(30):
+        while writer.failures < at_least:
+            await asyncio.sleep(0.02)
+
+
+async def test_a_sqlite_file_gone_then_back_loses_no_deal(tmp_path: Path) -> None:
+    url = sqlite_url(tmp_path)
+    engine = open_engine(url)
+    await migrate(engine)
+    deals = finished_deals()
+    writer = DealWriter(engine, retry_max=0.2)
+    writer.start()
+    try:
+        for deal in deals[:3]:
+            writer.submit(deal)
+        await writer.flush()
+        folder = tmp_path / "db"
+        folder.rename(tmp_path / "away")  # the disk is gone: nothing can open the file
+        for deal in deals[3:]:
+            writer.submit(deal)
+        await _wait_for_failures(writer, 3)
+        assert len(writer) == len(deals) - 3  # waiting in the outbox, in order
+        (tmp_path / "away").rename(folder)
+        async with asyncio.timeout(30):
+            await writer.flush()
+    finally:
+        await writer.close()
+    assert writer.stored == len(deals)
+    assert await count_rows(engine) == {"deals": len(deals), "seats": 4 * len(deals)}
+    assert [d.deal_number async for d in stored_deals(engine)] == list(range(len(deals)))
+    await engine.dispose()
+
+
+@pytest.fixture
+async def own_postgres() -> AsyncIterator[OwnPostgres]:
+    server = OwnPostgres()
+    try:
+        await asyncio.to_thread(server.create)
+        await asyncio.to_thread(server.start)
+        yield server
+        await asyncio.to_thread(server.stop)
+    finally:
+        server.remove()
+
+
+@pytest.mark.postgres
+async def test_postgresql_stopped_then_started_loses_no_deal(own_postgres: OwnPostgres) -> None:
+    async with postgres_database(own_postgres.admin_url) as url:
+        engine = open_engine(url)
+        await migrate(engine)
+        deals = finished_deals()
+        writer = DealWriter(engine, retry_max=0.2)
+        writer.start()
+        try:
+            for deal in deals[:3]:
+                writer.submit(deal)
+            await writer.flush()
+            await asyncio.to_thread(own_postgres.stop)  # pooled connections die with it
+            for deal in deals[3:]:
+                writer.submit(deal)
+            await _wait_for_failures(writer, 3)
+            assert len(writer) == len(deals) - 3
+            await asyncio.to_thread(own_postgres.start)
+            async with asyncio.timeout(30):
+                await writer.flush()
+        finally:
+            await writer.close()
+        assert writer.stored == len(deals)
+        assert await count_rows(engine) == {"deals": len(deals), "seats": 4 * len(deals)}
+        await engine.dispose()
