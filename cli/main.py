@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from . import (
+    archive,
     arena,
     bench_engine,
     bench_review,
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_parser(sub)
     play.add_parser(sub)
     review.add_parser(sub)
+    archive.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)

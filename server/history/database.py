@@ -15,6 +15,7 @@ wait for each other instead of failing at once).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from .errors import BadDatabaseUrl
+from .guard import reachable
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
@@ -73,7 +75,7 @@ def _shown(text: str) -> str:
     try:
         return repr(make_url(text).render_as_string(hide_password=True))
     except (ArgumentError, ValueError):
-        return repr(text[:80])
+        return repr(re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", text)[:120])
 
 
 def open_engine(url: str | URL) -> AsyncEngine:
@@ -106,7 +108,7 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` (creating the tables of an empty one)."""
-    async with engine.begin() as connection:
+    async with reachable(), engine.begin() as connection:
         await connection.run_sync(_upgrade, revision)
 
 
@@ -118,7 +120,7 @@ async def current_revision(engine: AsyncEngine) -> str | None:
     """The revision the database is at (None: never migrated)."""
     from alembic.runtime.migration import MigrationContext
 
-    async with engine.connect() as connection:
+    async with reachable(), engine.connect() as connection:
         return await connection.run_sync(
             lambda sync: MigrationContext.configure(sync).get_current_revision()
         )

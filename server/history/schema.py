@@ -32,15 +32,15 @@ from sqlalchemy import (
     String,
     Table,
 )
-from sqlalchemy.dialects.postgresql import JSONB
 
 metadata = MetaData()
 
 TABLE_ID_MAX = 64
 NAME_KEY_MAX = 160  # casefold can lengthen a name (ß -> ss): room for 40 characters x 4
 AI_LEVEL_MAX = 64
-# JSONB on PostgreSQL (compact, indexable), JSON text on SQLite.
-Document = JSON().with_variant(JSONB(), "postgresql")
+# JSON, not JSONB, on PostgreSQL too: JSONB reorders keys, and a record exported
+# should read as it was written (format first, then dealer, hands...).
+Document = JSON()
 
 accounts = Table(
     "accounts",

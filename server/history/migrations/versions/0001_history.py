@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.dialects.postgresql import JSONB
 
 revision = "0001"
 down_revision = None
@@ -17,7 +16,7 @@ branch_labels = None
 depends_on = None
 
 # Written out, not imported from schema.py: a migration is what the schema was then.
-DOCUMENT = sa.JSON().with_variant(JSONB(), "postgresql")
+DOCUMENT = sa.JSON()  # not JSONB: it would reorder a record's keys
 WHEN = sa.DateTime(timezone=True)
 
 

@@ -1,0 +1,128 @@
+"""``tarot archive export|import``: the history database's deals as JSON Lines of records.
+
+``export`` prints one ``tarot-record/1`` per line, oldest first (each re-scores
+with ``tarot score`` to the sheet stored beside it); ``import`` loads record
+files (one record, or JSON Lines such as ``export`` prints). An imported
+record is stored under a table id made from its digest, so importing a file
+twice stores its deals once. Every record is replayed by the engine first: a
+bad one is named (file, line) and nothing is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from engine import RecordError, parse_record
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("archive", help="export or import the history database's deals")
+    actions = p.add_subparsers(dest="action", required=True)
+    export = actions.add_parser("export", help="print stored deals' records as JSON Lines")
+    export.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
+    export.add_argument("--player", help="only deals this player sat in (account or guest name)")
+    export.add_argument("--since", type=_date, help="only deals finished then or later (ISO date)")
+    export.set_defaults(run=run_export)
+    load = actions.add_parser("import", help="store tarot-record/1 files (JSON or JSON Lines)")
+    load.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
+    load.add_argument("files", nargs="+", metavar="FILE")
+    load.set_defaults(run=run_import)
+
+
+def _date(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from server.history import HistoryError
+
+    try:
+        asyncio.run(_export(args.db, args.player, args.since))
+    except HistoryError as e:
+        print(f"tarot archive: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _export(db: str | None, player: str | None, since: datetime | None) -> None:
+    from server.history import default_url, migrate, open_engine, stored_deals
+
+    engine = open_engine(db or default_url())
+    try:
+        await migrate(engine)
+        async for deal in stored_deals(engine, player=player, since=since):
+            sys.stdout.write(json.dumps(deal.record, separators=(",", ":")) + "\n")
+    finally:
+        await engine.dispose()
+
+
+def records_of(name: str) -> list[tuple[str, Any]]:
+    """``(where, record)`` for each record of a file: one JSON document, or JSON Lines."""
+    try:
+        with open(name, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecordError(f"cannot read {name}: {getattr(e, 'strerror', None) or e}") from e
+    try:
+        return [(name, json.loads(text))]
+    except ValueError:
+        pass  # not one document: JSON Lines
+    lines = [(f"{name}:{n}", line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    return [(where, parse_record(line)) for where, line in lines]
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from server.history import HistoryError
+
+    try:
+        stored, seen = asyncio.run(_import(args.db, args.files))
+    except (HistoryError, RecordError) as e:
+        print(f"tarot archive: {e}", file=sys.stderr)
+        return 1
+    print(f"{stored} deals stored, {seen - stored} already there", file=sys.stderr)
+    return 0
+
+
+async def _import(db: str | None, files: list[str]) -> tuple[int, int]:
+    from server.history import (
+        BadRecord,
+        FinishedDeal,
+        default_url,
+        imported_key,
+        migrate,
+        open_engine,
+        sheet_of,
+        store_deal,
+    )
+
+    batches = []
+    for name in files:  # every file is read and checked before anything is stored
+        batch = []
+        for where, record in records_of(name):
+            try:
+                batch.append((record, sheet_of(record)))
+            except BadRecord as e:
+                raise BadRecord(f"{where}: {e}") from e
+        batches.append(batch)
+    engine = open_engine(db or default_url())
+    now = datetime.now(UTC)
+    stored = seen = 0
+    try:
+        await migrate(engine)
+        for batch in batches:
+            for record, sheet in batch:
+                deal = FinishedDeal(imported_key(record), 0, record, sheet, now, now)
+                stored += await store_deal(engine, deal)
+                seen += 1
+    finally:
+        await engine.dispose()
+    return stored, seen

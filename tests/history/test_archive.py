@@ -1,0 +1,100 @@
+"""``tarot archive``: import the golden records, export them, each re-scores to its sheet."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from server.history import store_deal, stored_deals
+from server.history.deals import count_rows
+
+from .golden import NAMES, RECORDS, finished_deals
+
+
+def tarot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "cli.main", *args]
+    return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=120)
+
+
+def golden_files() -> list[str]:
+    return [str(RECORDS / f"{name}.json") for name in NAMES]
+
+
+async def test_import_of_the_golden_records_then_export_rescores(
+    engine: AsyncEngine, db_url: str, tmp_path: Path
+) -> None:
+    done = tarot("archive", "import", "--db", db_url, *golden_files())
+    assert (done.returncode, done.stderr) == (0, f"{len(NAMES)} deals stored, 0 already there\n")
+    again = tarot("archive", "import", "--db", db_url, *golden_files())
+    assert again.stderr == f"0 deals stored, {len(NAMES)} already there\n"
+    assert (await count_rows(engine))["deals"] == len(NAMES)
+
+    exported = tarot("archive", "export", "--db", db_url)
+    assert exported.returncode == 0, exported.stderr
+    lines = exported.stdout.splitlines()
+    stored = {json.dumps(d.record, sort_keys=True): d.sheet async for d in stored_deals(engine)}
+    assert len(lines) == len(NAMES)
+    for line in lines:  # each line is a record `tarot score` reads, and it scores as stored
+        scored = tarot("score", "-", stdin=line)
+        assert scored.returncode == 0, scored.stderr
+        assert json.loads(scored.stdout) == stored[json.dumps(json.loads(line), sort_keys=True)]
+    # What export prints imports back (JSON Lines), as the same deals.
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(exported.stdout)
+    back = tarot("archive", "import", "--db", db_url, str(dump))
+    assert back.stderr == f"0 deals stored, {len(NAMES)} already there\n"
+
+
+async def test_export_by_player_and_since(engine: AsyncEngine, db_url: str) -> None:
+    deals = finished_deals()
+    for deal in deals:
+        await store_deal(engine, deal)
+    bob = tarot(
+        "archive", "export", "--db", db_url, "--player", "Bob", "--since", "2026-12-01T12:10"
+    )
+    assert bob.returncode == 0, bob.stderr
+    assert bob.stdout.splitlines() == [
+        json.dumps(d.record, separators=(",", ":")) for d in deals[10:]
+    ]
+    nobody = tarot("archive", "export", "--db", db_url, "--player", "Nobody")
+    assert (nobody.returncode, nobody.stdout) == (0, "")
+    bad = tarot("archive", "export", "--db", db_url, "--player", "\x1b[2J")
+    assert bad.returncode == 1 and "control character" in bad.stderr
+
+
+async def test_a_bad_record_is_named_and_nothing_is_stored(
+    engine: AsyncEngine, db_url: str, tmp_path: Path
+) -> None:
+    record = json.loads((RECORDS / "prise_made.json").read_text())
+    record["plays"] = record["plays"][:-1]
+    lines = tmp_path / "some.jsonl"
+    good = json.dumps(json.loads((RECORDS / f"{NAMES[1]}.json").read_text()))
+    lines.write_text(f"{good}\n{json.dumps(record)}\n")
+    done = tarot("archive", "import", "--db", db_url, *golden_files()[:2], str(lines))
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"tarot archive: {lines}:2: not a valid tarot-record/1: ")
+    assert "ends before the deal is over" in done.stderr
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    done = tarot("archive", "import", "--db", db_url, str(garbage))
+    assert done.returncode == 1 and "not valid JSON" in done.stderr
+    missing = tarot("archive", "import", "--db", db_url, str(tmp_path / "nope.json"))
+    assert missing.returncode == 1 and "cannot read" in missing.stderr
+    assert (await count_rows(engine))["deals"] == 0
+
+
+def test_a_bad_database_url_is_refused(tmp_path: Path) -> None:
+    for url, why in (
+        ("mysql://db/tarot", "must be sqlite:///PATH or postgresql://"),
+        ("sqlite://", "needs a file"),
+        ("postgresql://u:secret@host:notaport/x", "cannot be read"),
+        ("postgresql://u:secret@no-such-host.invalid/x", "did not answer"),
+        ("postgresql://u:secret@127.0.0.1:1/x", "did not answer"),
+    ):
+        done = tarot("archive", "export", "--db", url)
+        assert done.returncode == 1 and why in done.stderr, done.stderr
+        assert "secret" not in done.stderr
