@@ -10,8 +10,9 @@ The virtual environment lives in .venv/ and is reinstalled when pyproject.toml
 changes. Standard library only: this file runs before anything is installed.
 
 Which services a test run needs is read from the markers of the tests it selects
-(``redis``, ``browser``; tests/conftest.py): ``python3 tasks.py test tests/engine``
-or ``-m "not redis and not browser"`` installs and starts nothing.
+(``redis``, ``browser``, ``terminal``, ``postgres``; tests/conftest.py):
+``python3 tasks.py test tests/engine`` or ``-m "not redis and not browser"``
+installs and starts nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import time
 import venv
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -37,6 +39,7 @@ STAMP = VENV / ".installed"
 REDIS_PORT = int(os.environ.get("TAROT_TEST_REDIS_PORT", "6379"))
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 SERVICES_FILE = "TAROT_TEST_SERVICES_FILE"  # tests/conftest.py writes the markers there
+POSTGRES_PORT = 5432  # tests/history/databases.py: TAROT_TEST_POSTGRES names another
 
 
 def say(message: str) -> None:
@@ -119,6 +122,50 @@ def ensure_redis() -> None:
     sys.exit(f"redis-server did not answer on 127.0.0.1:{REDIS_PORT}")
 
 
+def postgres_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", POSTGRES_PORT), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def ensure_postgres() -> None:
+    """The history tests need a real PostgreSQL on 127.0.0.1:5432: Debian's, started here.
+
+    The tests sign in as ``postgres`` with the password ``postgres`` over TCP
+    (TAROT_TEST_POSTGRES names another server), so a server started here is
+    given that password; one that already answers is used as it is.
+    """
+    if postgres_answers():
+        return
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/postgres")):
+        say("installing postgresql")
+        apt_install("postgresql")
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    say("starting postgresql")
+    subprocess.run([*sudo, "service", "postgresql", "start"], check=False)
+    if not _wait(postgres_answers, 10):  # no cluster yet (or it was removed): make one
+        version = max(p.parts[-3] for p in Path("/usr/lib/postgresql").glob("*/bin/postgres"))
+        subprocess.run([*sudo, "pg_createcluster", version, "main", "--start"], check=False)
+    if not _wait(postgres_answers, 30):
+        sys.exit(f"postgresql did not answer on 127.0.0.1:{POSTGRES_PORT}")
+    password = "ALTER USER postgres PASSWORD 'postgres'"
+    as_postgres = (
+        ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else ["sudo", "-u", "postgres"]
+    )
+    subprocess.run([*as_postgres, "psql", "-q", "-c", password], check=True)
+
+
+def _wait(answers: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if answers():
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def find_chromium() -> str | None:
     named = os.environ.get("TAROT_CHROMIUM")
     if named:
@@ -146,7 +193,7 @@ def services_needed(extra: list[str]) -> set[str]:
         command = [str(PYTHON), "-m", "pytest", "--collect-only", "-q", *extra]
         subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
         if not out.exists():  # collection failed: pytest will say why, with everything up
-            return {"redis", "browser", "terminal"}
+            return {"redis", "browser", "terminal", "postgres"}
         return set(json.loads(out.read_text()))
 
 
@@ -168,6 +215,8 @@ def test(extra: list[str]) -> int:
         ensure_chromium()
     if "terminal" in needed:
         ensure_tmux()
+    if "postgres" in needed:
+        ensure_postgres()
     steps: list[list[str | Path]] = [
         [BIN / "ruff", "check", "."],
         [BIN / "ruff", "format", "--check", "."],

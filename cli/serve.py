@@ -31,6 +31,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--redis", dest="redis_url", help="Redis URL (or TAROT_REDIS_URL); memory if unset"
     )
+    p.add_argument(
+        "--db",
+        dest="db_url",
+        help="history database URL, sqlite:///PATH or postgresql://... (or TAROT_DB_URL;"
+        " default: a SQLite file, docs/DEPLOY.md)",
+    )
     p.add_argument("--log-format", choices=["text", "json"], help="log lines as text or JSON")
     p.add_argument("--node-id", help="this node's name in leases and logs")
     p.add_argument(
@@ -92,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             redis_url=args.redis_url,
+            db_url=args.db_url,
             log_format=args.log_format,
             node_id=args.node_id,
             ai_pause_seconds=args.ai_pause_seconds,

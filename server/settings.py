@@ -43,6 +43,8 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
     redis_url: str | None = None
+    # The history database (server/history): None is the default SQLite file.
+    db_url: str | None = None
     log_format: str = "text"  # "text" or "json"
     node_id: str = field(default_factory=lambda: f"node-{os.getpid()}")
     rate_per_second: float = 50.0  # per connection, refilled continuously
@@ -80,10 +82,7 @@ class Settings:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
         if self.log_format not in ("text", "json"):
             raise SettingsError(f"log format must be text or json, not {self.log_format!r}")
-        if self.redis_url is not None and not self.redis_url.startswith(
-            ("redis://", "rediss://", "unix://")
-        ):
-            raise SettingsError(f"redis URL must start with redis://, not {self.redis_url!r}")
+        _check_urls(self)
         if self.rate_per_second <= 0 or self.rate_burst < 1:
             raise SettingsError("the rate limit must be positive")
         if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0 or self.drain_seconds < 0:
@@ -118,6 +117,8 @@ class Settings:
         env: dict[str, object] = {}
         if url := os.environ.get("TAROT_REDIS_URL"):
             env["redis_url"] = url
+        if url := os.environ.get("TAROT_DB_URL"):
+            env["db_url"] = url
         if fmt := os.environ.get("TAROT_LOG_FORMAT"):
             env["log_format"] = fmt
         if pause := os.environ.get("TAROT_AI_PAUSE"):
@@ -132,6 +133,21 @@ class Settings:
             env["metrics_token"] = token
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
+
+
+def _check_urls(settings: Settings) -> None:
+    if settings.redis_url is not None and not settings.redis_url.startswith(
+        ("redis://", "rediss://", "unix://")
+    ):
+        raise SettingsError(f"redis URL must start with redis://, not {settings.redis_url!r}")
+    if settings.db_url is not None:
+        from server.history.database import database_url  # SQLAlchemy only when it is asked for
+        from server.history.errors import BadDatabaseUrl
+
+        try:
+            database_url(settings.db_url)
+        except BadDatabaseUrl as e:
+            raise SettingsError(str(e)) from None
 
 
 def _check_numbers(settings: Settings) -> None:

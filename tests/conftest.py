@@ -2,8 +2,8 @@
 
 ``redis`` (the shared test Redis or Redis servers of the test's own), ``browser``
 (Chromium), ``terminal`` (tmux), ``faults`` (the fault suite) and ``postgres``
-(registered for later) are declared in pyproject.toml. A folder's tests get its
-marker here, and so do the tests of a module that uses a service's helper
+(PostgreSQL, for the history tests' second engine) are declared in pyproject.toml.
+A folder's tests get its marker here, and so do the tests of a module that uses a service's helper
 (tmux's); a test elsewhere that needs a service carries the marker itself. Two guards keep the
 markers honest: a test without ``redis`` that connects to the shared test Redis
 fails, and so does a test without ``browser`` that asks for the ``browser``

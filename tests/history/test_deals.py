@@ -48,9 +48,9 @@ async def test_stored_sheets_are_the_hand_made_ones(engine: AsyncEngine) -> None
     for deal in finished_deals():
         await store_deal(engine, deal)
     stored = [d async for d in stored_deals(engine)]
-    for name, deal in zip(NAMES, stored, strict=True):
+    for name, kept in zip(NAMES, stored, strict=True):
         for key, value in sheet(name).items():
-            assert comparable(key, deal.sheet[key]) == comparable(key, value), (name, key)
+            assert comparable(key, kept.sheet[key]) == comparable(key, value), (name, key)
 
 
 @pytest.mark.parametrize(
