@@ -10,6 +10,7 @@ from . import (
     archive,
     arena,
     bench_engine,
+    bench_history,
     bench_review,
     bench_server,
     bot,
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_engine.add_parser(bench_sub)
     bench_server.add_parser(bench_sub)
     bench_review.add_parser(bench_sub)
+    bench_history.add_parser(bench_sub)
     return parser
 
 

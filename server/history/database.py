@@ -5,11 +5,13 @@ history with nothing else installed; PostgreSQL (through asyncpg) is the
 production engine. A URL is checked before anything connects: ``sqlite:///PATH``
 or a bare path, ``postgresql://...``; the async drivers are filled in here.
 
-SQLite connections are opened per use (``NullPool``): opening a file costs
-little, and a file moved or restored under a running node is then seen at
-the next write instead of through a stale descriptor. Each gets foreign keys,
-WAL (readers do not block the writer) and a busy timeout (several writers
-wait for each other instead of failing at once).
+Each SQLite connection gets foreign keys, WAL (readers do not block the
+writer; ``synchronous=NORMAL``, WAL's usual setting: a commit survives the
+process being killed, only a power cut can lose the last ones) and a busy
+timeout (several writers wait for each other instead of failing at once; one
+that waits longer counts as the database being unavailable). Connections are
+pooled: with a connection per write, closing the last one checkpoints the WAL
+each time, and a write cost ~20 ms instead of ~2.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
 
 from .errors import BadDatabaseUrl
 from .guard import reachable
@@ -78,24 +79,31 @@ def _shown(text: str) -> str:
         return repr(re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", text)[:120])
 
 
-def open_engine(url: str | URL) -> AsyncEngine:
-    """An engine for ``url`` (checked; a SQLite file's folder is created)."""
+def open_engine(url: str | URL, *, busy_seconds: float = SQLITE_BUSY_SECONDS) -> AsyncEngine:
+    """An engine for ``url`` (checked; a SQLite file's folder is created).
+
+    ``busy_seconds``: how long a SQLite write waits for another writer's lock.
+    """
     url = database_url(url) if isinstance(url, str) else url
     if url.get_backend_name() == "sqlite":
         assert url.database is not None
         Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, poolclass=NullPool)
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        engine = create_async_engine(url, pool_pre_ping=True)
+
+        def pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            for pragma in (
+                "foreign_keys=ON",
+                "journal_mode=WAL",
+                "synchronous=NORMAL",
+                f"busy_timeout={round(busy_seconds * 1000)}",
+            ):
+                cursor.execute(f"PRAGMA {pragma}")
+            cursor.close()
+
+        event.listen(engine.sync_engine, "connect", pragmas)
         return engine
     return create_async_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_SECONDS * 1000}")
-    cursor.close()
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

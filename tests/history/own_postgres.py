@@ -71,6 +71,10 @@ class OwnPostgres:
             "start",
         )
 
+    def is_running(self) -> bool:
+        status = [*self._as, str(self.bin / "pg_ctl"), "-D", str(self.data), "status"]
+        return subprocess.run(status, capture_output=True, timeout=30).returncode == 0
+
     def stop(self) -> None:
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 

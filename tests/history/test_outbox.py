@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,9 +23,10 @@ async def _wait_for_failures(writer: DealWriter, at_least: int) -> None:
             await asyncio.sleep(0.02)
 
 
-async def test_a_sqlite_file_gone_then_back_loses_no_deal(tmp_path: Path) -> None:
+async def test_a_sqlite_file_locked_away_then_back_loses_no_deal(tmp_path: Path) -> None:
+    """Another process holds the file (a backup's exclusive lock) longer than writers wait."""
     url = sqlite_url(tmp_path)
-    engine = open_engine(url)
+    engine = open_engine(url, busy_seconds=0.05)
     await migrate(engine)
     deals = finished_deals()
     writer = DealWriter(engine, retry_max=0.2)
@@ -33,13 +35,14 @@ async def test_a_sqlite_file_gone_then_back_loses_no_deal(tmp_path: Path) -> Non
         for deal in deals[:3]:
             writer.submit(deal)
         await writer.flush()
-        folder = tmp_path / "db"
-        folder.rename(tmp_path / "away")  # the disk is gone: nothing can open the file
+        blocker = sqlite3.connect(tmp_path / "db" / "history.sqlite3", isolation_level=None)
+        blocker.execute("BEGIN EXCLUSIVE")
         for deal in deals[3:]:
             writer.submit(deal)
         await _wait_for_failures(writer, 3)
         assert len(writer) == len(deals) - 3  # waiting in the outbox, in order
-        (tmp_path / "away").rename(folder)
+        blocker.execute("COMMIT")
+        blocker.close()
         async with asyncio.timeout(30):
             await writer.flush()
     finally:
@@ -57,8 +60,9 @@ async def own_postgres() -> AsyncIterator[OwnPostgres]:
         await asyncio.to_thread(server.create)
         await asyncio.to_thread(server.start)
         yield server
-        await asyncio.to_thread(server.stop)
     finally:
+        if await asyncio.to_thread(server.is_running):
+            await asyncio.to_thread(server.stop)
         server.remove()
 
 
