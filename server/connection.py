@@ -22,9 +22,10 @@ from protocol.convert import action_of
 from protocol.errors import HelloRequired, UnsupportedVersion
 
 from . import transitions as tr
+from .clock import now_ms
 from .node import Node
 from .reviews import ConnectionReviews
-from .table import TableRuntime, now_ms
+from .table import TableRuntime
 
 log = logging.getLogger("tarot.connection")
 SERVER_NAME = "cardavia-tarot/0.1"
@@ -55,8 +56,6 @@ class Connection:
         self.codec: Codec = codec_for(ws.subprotocol)
         self.seat: int | None = None
         self.session = 0
-        self.last_seq = 0
-        self.turn_sent: tuple[int, int | None] = (-1, None)
         self.table: TableRuntime | None = None
         self.greeted = False
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)

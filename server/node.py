@@ -16,12 +16,13 @@ from protocol import models as m
 
 from . import transitions as tr
 from .bots import BotRunner
+from .clock import now_ms
 from .lobby import Lobby
 from .metrics import Metrics
 from .reviews import Reviews
 from .settings import Settings
 from .store import Listener, StoreError, TableStore, Update
-from .table import TableRuntime, now_ms
+from .table import TableRuntime
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
 log = logging.getLogger("tarot.node")
@@ -105,7 +106,7 @@ class Node:
         self._listeners[data.table_id] = listener
         try:
             await self.store.subscribe(data.table_id, listener)
-            await runtime.reload()  # a change may have landed before the subscription
+            await runtime.reload(data.version)  # a change may have landed before it
         except StoreError as e:
             log.warning("cannot follow table %s: %s", data.table_id, e)
         await self._lease(runtime)

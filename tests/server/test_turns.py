@@ -35,11 +35,9 @@ async def test_a_seat_joining_before_the_last_events_arrive_is_asked_once() -> N
     # as when they come from another node after the state did.
     latest = await runtime.node.store.events_since("t1", 0)
     assert latest is not None
-    runtime.delivered = latest[-3].seq - 1
+    runtime.delivery.delivered = latest[-3].seq - 1
     await runtime.follow(seat)  # the snapshot and the turn
-    for event in latest[-3:]:
-        runtime._pending[event.seq] = event
-    runtime._deliver_pending()  # the turn event arrives: no second your_turn
+    runtime._carry(runtime.delivery.receive(latest[-3:]))  # the turn event: no second your_turn
     assert len(seat.of_type("your_turn")) == 1
     assert seat.of_type("your_turn")[0]["seq"] == runtime.data.seq
 
