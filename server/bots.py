@@ -80,6 +80,15 @@ def _start_resource_tracker() -> None:
         resource_tracker.ensure_running()
 
 
+def _budget_seconds(level: str, phase: str) -> float:
+    bot = make_bot(level)
+    budget = getattr(bot, "budget", None)
+    if not isinstance(budget, float | int):
+        return 0.0
+    factor = 1.0 if phase == "play" else float(getattr(bot, "bid_factor", 1.0))
+    return float(budget) * factor / 1000
+
+
 class BotRunner:
     def __init__(self, workers: int = 1, niceness: int = 0) -> None:
         self._workers = max(1, workers)
@@ -89,6 +98,24 @@ class BotRunner:
         self.pooled = 0  # of which decided in a worker process
         self.restarts = 0  # pools replaced after a worker died
         self.seconds = 0.0
+        self._slowest: dict[tuple[str, str], float] = {}
+
+    def pace(self, level: str, phase: str, took: float) -> float:
+        """The least time a decision of ``level`` in ``phase`` must appear to take.
+
+        The bots that search (``expert``, ``strong``) take their budget over a
+        real choice and no time over a forced one; shown as they come, their
+        timing would tell a watcher when a seat had one legal card. Every such
+        decision is held back to the level's budget for the phase (``strong``
+        says it) or the slowest of the kind seen so far, whichever is longer.
+        Inline levels decide in well under a millisecond either way.
+        """
+        if level in INLINE_LEVELS:
+            return 0.0
+        key = (level, phase)
+        slowest = max(self._slowest.get(key, 0.0), took)
+        self._slowest[key] = slowest
+        return max(slowest, _budget_seconds(level, phase))
 
     async def decide(self, level: str, seat_view: engine.View, seed: str) -> engine.Action:
         start = time.perf_counter()

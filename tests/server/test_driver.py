@@ -1,0 +1,58 @@
+"""The driver: its failures are retried and reported, and the AI's pace tells nothing."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+import time
+
+import pytest
+
+from server.app import App
+from server.bots import BotRunner
+
+from .test_tables import create
+from .wire import Message, WireClient, is_event, play_until
+
+
+async def test_a_failing_driver_is_retried_then_reported_to_the_players(
+    app: App, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(self: BotRunner, *args: object) -> None:
+        raise RuntimeError("injected: the bot workers cannot start")
+
+    monkeypatch.setattr(BotRunner, "decide", broken)
+    client = await WireClient.open(url)
+    table_id = await create(client, deals=1, ai_level="expert")
+    await client.request({"type": "join", "table_id": table_id, "seat": 3}, "joined")
+    await client.send({"type": "start"})
+    await client.until(is_event("turn"))  # seat 0 (an AI) is to bid first
+    error = await client.until(lambda m: m["type"] == "error", timeout=15)
+    assert error["code"] == "internal" and error.get("re") is None
+    assert "injected" not in error["message"]
+    monkeypatch.undo()  # the workers come back: the retries move the table on
+    await client.until(is_event("bid"), timeout=15)
+
+
+async def test_the_strong_ai_takes_as_long_over_a_forced_card_as_over_a_choice(
+    url: str,
+) -> None:
+    client = await WireClient.open(url)
+    table_id = await create(client, deals=1, ai_level="strong")
+    await client.request({"type": "join", "table_id": table_id, "seat": 0}, "joined")
+    await client.send({"type": "start"})
+    arrivals: list[tuple[float, Message]] = []
+
+    def record(message: Message) -> bool:
+        arrivals.append((time.perf_counter(), message))
+        return is_event("score")(message)
+
+    await play_until(client, record, random.Random(1), timeout=120)
+    plays = []  # the time before each AI card
+    for (before, _), (at, message) in itertools.pairwise(arrivals):
+        if is_event("card")(message) and message["event"]["seat"] != 0:
+            plays.append(at - before)
+    # 18 cards each: the last trick's cards are forced (one card left), as are others.
+    forced, chosen = plays[-3:], plays[:-6]
+    assert min(forced) >= 0.6 * statistics.median(chosen), (forced, statistics.median(chosen))
