@@ -56,6 +56,7 @@ def add_parser(sub: Any) -> None:
         ("--tables-per-connection", "open tables one connection may create (8)"),
         ("--tables-per-address", "open tables one client address may create (32)"),
         ("--connections-per-address", "WebSockets open from one client address (64)"),
+        ("--send-buffer-bytes", "unsent bytes one connection may hold, else dropped (1 MiB)"),
     ):
         limits.add_argument(flag, type=int, help=what)
     limits.add_argument(

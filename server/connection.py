@@ -13,8 +13,9 @@ import logging
 import time
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 
 from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
 from protocol import models as m
@@ -24,6 +25,7 @@ from protocol.errors import HelloRequired, UnsupportedVersion
 from . import transitions as tr
 from .clock import now_ms
 from .node import Node
+from .outbox import Outbox
 from .reviews import ConnectionReviews
 from .table import TableRuntime
 
@@ -63,12 +65,40 @@ class Connection:
         self.reviews = ConnectionReviews(node.reviews, self.send)
         self.address = ""  # the client's (app.App sets it: the peer's, or its proxy's word)
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
+        self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
+        self._count_pings()
 
     # Subscriber interface (see table.Subscriber)
     def send_frame(self, frame: str | bytes) -> None:
-        # broadcast() writes to the transport's buffer without awaiting: fan-out never
-        # blocks on one slow client, and frames leave in the order they were sent.
-        broadcast([self.ws], frame)
+        # Never awaits: fan-out never blocks on one slow client; frames leave in the
+        # order they were sent, those of one loop turn in one write (outbox.Outbox).
+        self.outbox.put(frame)
+
+    def _too_slow(self) -> None:
+        """The client does not read what it is sent: drop it, free what waits for it."""
+        log.warning("closing a connection that does not read (send buffer over its bound)")
+        self.node.metrics.refused.labels(code="slow_reader").inc()
+        self.ws.transport.abort()
+
+    def _count_pings(self) -> None:
+        """WebSocket pings count against the rate limit like messages do.
+
+        websockets answers each ping by itself, below this class; a client
+        sending them without end (and not reading the pongs) would cost the
+        node memory and CPU without ever meeting the limit.
+        """
+        protocol = self.ws.protocol
+        receive = protocol.recv_frame
+
+        def counted(frame: Frame) -> None:
+            if frame.opcode is Opcode.PING and not self.limit.allow():
+                self.strikes += 1
+                if self.strikes >= self.node.settings.abuse_strikes:
+                    asyncio.get_running_loop().call_soon(self.ws.transport.abort)
+                return  # dropped: no pong
+            receive(frame)
+
+        protocol.recv_frame = counted  # type: ignore[method-assign]
 
     def send(self, message: m.Model) -> None:
         self.send_frame(self.codec.encode(message))
@@ -247,6 +277,11 @@ class Connection:
         self.table, self.seat, self.session = runtime, seat, change.result
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
         await runtime.follow(self, last_seq)
+
+    def lost(self, table_id: str) -> None:
+        """The table store lost this connection's table: say so; back to the lobby."""
+        self.table, self.seat = None, None
+        self.error("table_lost", f"table {table_id} was lost by the table store")
 
     def replaced(self) -> None:
         """Another connection resumed this seat: say why, and let go."""

@@ -13,6 +13,7 @@ class SettingsError(ValueError):
 
 _COUNTS = (
     "port",
+    "send_buffer_bytes",
     "rate_burst",
     "abuse_strikes",
     "lease_ms",
@@ -64,6 +65,7 @@ class Settings:
     tables_per_connection: int = 8  # open tables one connection has created
     tables_per_address: int = 32  # ... one client address has created (on this node)
     connections_per_address: int = 64  # open WebSockets from one client address (this node)
+    send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
     empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then
     # Who may talk to the node: Host names of HTTP requests and Origins of WebSocket
     # handshakes. Empty: the loopback names and the listen address (hosts); the page's

@@ -44,5 +44,10 @@ class RawClient:
     def send_frame(self, frame: Frame) -> None:
         self.sock.sendall(frame.serialize(mask=True, extensions=[]))
 
+    def send_flagged_compressed(self, frame: Frame) -> None:
+        """``frame`` with RSV1 set, as a permessage-deflate frame is (negotiated or not)."""
+        data = frame.serialize(mask=True, extensions=[])
+        self.sock.sendall(bytes([data[0] | 0x40]) + data[1:])
+
     def close(self) -> None:
         self.sock.close()
