@@ -26,6 +26,7 @@ from .table import TableRuntime
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
 log = logging.getLogger("tarot.node")
+LOST_HEALTH_SECONDS = 60.0
 
 
 class Node:
@@ -42,7 +43,10 @@ class Node:
         store.attach_metrics(self.metrics)
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._waiting: dict[str, int] = {}  # callers of ``runtime`` per table id in _loading
+        self._waiting: dict[str, int] = {}
+        self.lost_at: float | None = None  # when the store was last found to have lost a table
+        self._forgetting: set[asyncio.Task[None]] = set()
+        store.on_lost(self.table_lost)  # callers of ``runtime`` per table id in _loading
         self._listeners: dict[str, Listener] = {}
         self.lobby = Lobby(self)
         self._leases_task: asyncio.Task[None] | None = None
@@ -128,6 +132,24 @@ class Node:
             raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
         self.metrics.tables_created.inc()
         return await self._add(data)
+
+    def table_lost(self, table_id: str) -> None:
+        """The store no longer has a table it had (Redis restarted empty): report it lost,
+        tell its followers, drop it here. ``/healthz`` says so for ``LOST_HEALTH_SECONDS``."""
+        runtime = self.runtimes.get(table_id)
+        if runtime is None:
+            return
+        log.error("table %s was lost by the table store", table_id)
+        self.metrics.tables_lost.inc()
+        self.lost_at = time.monotonic()
+        runtime.lost()
+        self.runtimes.pop(table_id, None)
+        task = asyncio.get_running_loop().create_task(self.forget(runtime))
+        self._forgetting.add(task)
+        task.add_done_callback(self._forgetting.discard)
+
+    def lost_data_recently(self) -> bool:
+        return self.lost_at is not None and time.monotonic() - self.lost_at < LOST_HEALTH_SECONDS
 
     async def forget(self, runtime: TableRuntime) -> None:
         """Let go of a finished table's runtime (its followers are told by its last event)."""

@@ -218,6 +218,9 @@ class RedisStore:
         store.updates.start()
         return store
 
+    def on_lost(self, listener: Callable[[str], None]) -> None:
+        self.updates.lost = listener
+
     def attach_metrics(self, metrics: Metrics) -> None:
         self.metrics = metrics
 

@@ -102,6 +102,7 @@ class Updates:
         self._supervisor: asyncio.Task[None] | None = None
         self._renewer: asyncio.Task[None] | None = None
         self.reconnects = 0
+        self.lost: Callable[[str], None] | None = None  # told of followed tables found gone
         # The newest version each table is known to have here, and the commit that made it:
         # this node's own commits come back over pub/sub too, and are dropped without
         # parsing the table's JSON. The same version from another commit is news: the
@@ -335,6 +336,8 @@ class Updates:
         for table_id in list(self.listeners):
             data = await self.store.load(table_id)
             if data is None:
+                if self.lost is not None and table_id in self.listeners:
+                    self.lost(table_id)  # Redis came back without it
                 continue
             events = await self.store.events_since(table_id, data.seq - 1) if data.seq else []
             listeners = self.listeners.get(table_id)

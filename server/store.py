@@ -93,6 +93,10 @@ class TableStore(Protocol):
 
     async def close(self) -> None: ...
 
+    def on_lost(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(table_id)`` when a followed table is found gone from the store."""
+        ...
+
     def attach_metrics(self, metrics: Metrics) -> None:
         """Report round trips to the node's ``metrics.store_seconds``."""
         ...
@@ -183,6 +187,9 @@ class MemoryStore:
 
     async def close(self) -> None:
         self._listeners.clear()
+
+    def on_lost(self, listener: Callable[[str], None]) -> None:
+        pass  # the memory store loses nothing while the node runs
 
     def attach_metrics(self, metrics: Metrics) -> None:
         pass  # no round trips to measure

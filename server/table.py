@@ -53,6 +53,10 @@ class Subscriber(Protocol):
         """A newer connection (maybe on another node) took this seat."""
         ...
 
+    def lost(self, table_id: str) -> None:
+        """The store no longer has the table: this connection follows it no more."""
+        ...
+
 
 class TableRuntime:
     def __init__(self, node: Node, data: TableData) -> None:
@@ -122,7 +126,10 @@ class TableRuntime:
         except StoreError as e:
             raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
         if data is None:
-            return
+            self.node.table_lost(self.table_id)
+            raise tr.TableRefused(
+                "table_lost", f"table {self.table_id} was lost by the table store"
+            )
         if data.version > self.data.version:
             self.apply_update(Update(data, []), None)
             return
@@ -285,6 +292,12 @@ class TableRuntime:
         snapshot = self.snapshot(sub.seat)
         sub.send_frame(sub.codec.encode(snapshot))
         self._carry(self.delivery.snapshot(sub, snapshot.seq))
+
+    def lost(self) -> None:
+        """The store lost this table: every follower is told and let go."""
+        for sub in list(self.subscribers):
+            self.unsubscribe(sub)
+            sub.lost(self.table_id)
 
     def tell_players(self, message: m.Model) -> None:
         """A message to every local follower (the driver's error reports)."""

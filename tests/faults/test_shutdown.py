@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import urllib.error
+import urllib.request
 
 from server.app import App
 from server.settings import Settings
@@ -44,3 +46,16 @@ async def test_draining_hands_every_lease_back_in_one_round_trip_after_the_byes(
     finally:
         if app.server.is_serving():
             await app.stop(drain_seconds=0)
+
+
+def _status(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+async def fetch_status(url: str) -> tuple[int, str]:
+    """The status and body of a GET (error statuses included)."""
+    return await asyncio.to_thread(_status, url)

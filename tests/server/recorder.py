@@ -25,5 +25,8 @@ class Recorder:
     def replaced(self) -> None:
         raise AssertionError("not replaced in this test")
 
+    def lost(self, table_id: str) -> None:
+        raise AssertionError("no table is lost in this test")
+
     def of_type(self, kind: str) -> list[dict[str, Any]]:
         return [f for f in self.frames if f["type"] == kind]
