@@ -3,7 +3,7 @@
 import { newTable } from "./game.js";
 import { errorText, t } from "./i18n.js";
 import { clearHash, renderAll, renderMain, renderTable, toast } from "./render.js";
-import { clearSession, heartbeat, storeSession } from "./session.js";
+import { clearSession, heartbeat, loadHistory, storeSession } from "./session.js";
 import { app, freshUi } from "./state.js";
 import { cardState, handMode } from "./table.js";
 
@@ -135,7 +135,13 @@ export function copyInvite() {
 
 // ------------------------------------------------------------------ hand clicks
 
-export function clickCard(code) {
+/** Tap-then-confirm (a setting, on by default on touch screens): a first tap lifts a
+ * playable card, a second tap on it (or its Play button) plays it. */
+export function confirmsCards() {
+  return app.settings.confirmCards;
+}
+
+export function clickCard(code, confirmed = false) {
   const table = app.table;
   if (!table || !table.deal) return;
   const mode = handMode(table, app.ui);
@@ -143,9 +149,16 @@ export function clickCard(code) {
   app.ui.focus = code;
   if (mode === "play") {
     if (!st.usable) {
-      if (table.legal) app.ui.reason = null;
+      if (table.legal && app.ui.pending === null) askWhy(code);
       return;
     }
+    app.ui.reason = null;
+    if (confirmsCards() && !confirmed && app.ui.chosen !== code) {
+      app.ui.chosen = code;
+      renderTable();
+      return;
+    }
+    app.ui.chosen = null;
     app.ui.pending = code;
     act({ kind: "play", card: code });
     return;
@@ -166,6 +179,16 @@ export function clickCard(code) {
   }
 }
 
+/**
+ * A card that cannot be played: the server's rules engine says why. The play is sent
+ * as it is; the server refuses it (changing nothing) with the engine's reason
+ * (must_follow_suit, must_trump, must_overtrump), which the page translates.
+ */
+function askWhy(code) {
+  app.ui.asking = code;
+  app.net.send({ type: "act", action: { kind: "play", card: code } });
+}
+
 function toggle(code, max) {
   const sel = app.ui.selected;
   if (sel.has(code)) sel.delete(code);
@@ -175,18 +198,23 @@ function toggle(code, max) {
 }
 
 export function resume(session) {
-  const same = app.table && app.table.tableId === session.table_id;
-  const lastSeq = same ? app.receivedSeq : 0;
+  // A lost connection resumes from the last event received (a short replay); a reload
+  // asks for a snapshot: the table as it is now, at once, and only new events animate.
+  const same = app.table && app.table.tableId === session.table_id && app.receivedSeq > 0;
+  const lastSeq = same ? app.receivedSeq : null;
   if (!same) {
     app.table = newTable(session.table_id, session.seat);
     app.table.summary.options = session.options || {};
+    app.table.history = loadHistory(session.table_id);
     app.queue = [];
     app.receivedSeq = 0;
     app.ui = freshUi();
   }
   app.fastUntil = performance.now() + 1500;
+  const request = { type: "resume", token: session.token };
+  if (lastSeq !== null) request.last_seq = lastSeq;
   app.net
-    .request({ type: "resume", token: session.token, last_seq: lastSeq }, ["joined"])
+    .request(request, ["joined"])
     .then((joined) => {
       app.table.seat = joined.seat;
       heartbeat();

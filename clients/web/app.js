@@ -16,12 +16,13 @@ import {
   resume,
   watch,
 } from "./actions.js";
-import { installSprite, sortHand } from "./cards.js";
+import { cardName, installSprite, sortHand } from "./cards.js";
 import { applyDisplay, saveDisplay } from "./display.js";
 import { saved } from "./dom.js";
 import { errorText, setLang, t } from "./i18n.js";
 import { poigneePool } from "./game.js";
 import { formOptions } from "./lobby.js";
+import { announceLive } from "./narrate.js";
 import { Connection } from "./net.js";
 import { enqueue } from "./queue.js";
 import {
@@ -103,6 +104,15 @@ function onMessage(msg) {
 }
 
 function onError(msg) {
+  if (app.ui.asking !== null && msg.re === undefined) {
+    // The refusal of a card clicked though not playable: say why, by the card.
+    const card = cardName(app.ui.asking, app.lang, app.face);
+    app.ui.asking = null;
+    app.ui.reason = t("hand.refused", { card, reason: errorText(msg) });
+    announceLive(app.ui.reason);
+    renderTable();
+    return;
+  }
   if (app.ui.pending !== null || app.ui.lastLegal) {
     if (app.table && app.ui.lastLegal && !app.table.legal) app.table.legal = app.ui.lastLegal;
     app.ui.pending = null;
@@ -147,6 +157,28 @@ const ACTIONS = {
   },
   start: () => app.net.send({ type: "start" }),
   leave: () => leave(),
+  "leave-ask": () => {
+    app.ui.confirmLeave = true;
+    renderTable();
+    document.querySelector("[data-key=leave-cancel]")?.focus();
+  },
+  "leave-cancel": () => {
+    app.ui.confirmLeave = false;
+    renderTable();
+  },
+  "chelem-ask": () => {
+    app.ui.confirmChelem = true;
+    renderTable();
+    document.querySelector("[data-key=chelem-back]")?.focus();
+  },
+  "chelem-back": () => {
+    app.ui.confirmChelem = false;
+    renderTable();
+  },
+  "play-chosen": () => {
+    const code = app.ui.chosen;
+    if (code) clickCard(code, true);
+  },
   "copy-invite": () => copyInvite(),
   bid: (arg) => act({ kind: "bid", contract: arg }),
   discard: () => {
@@ -316,6 +348,13 @@ function onChange(e) {
     }
     default:
       break;
+  }
+  if (el.dataset.setting) {
+    app.settings[el.dataset.setting] = el.checked;
+    saved.set(el.dataset.setting, el.checked);
+    app.ui.chosen = null;
+    renderAll();
+    return;
   }
   if (el.id === "lang-select") {
     app.lang = setLang(el.value);

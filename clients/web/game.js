@@ -56,6 +56,9 @@ function newDeal(number, dealer) {
     trick: null, // {leader, cards, winner}
     tricks: [],
     points: [0, 0], // card points in tricks: [taker's side, defence]
+    takerBouts: 0, // bouts in the taker's tricks so far, and the points they ask for (R15)
+    target: 56,
+    discardPoints: null, // the taker's own view: what the discard adds at the end (R6)
     tricksWon: [0, 0, 0, 0],
     sheet: null,
     cancelled: null,
@@ -95,6 +98,9 @@ export function applySnapshot(table, snap) {
     trick: v.trick ? { leader: v.trick.leader, cards: [...v.trick.cards], winner: null } : null,
     tricks: v.tricks.map((t) => ({ ...t })),
     points: [...v.points],
+    takerBouts: v.taker_bouts ?? 0,
+    target: v.target ?? 56,
+    discardPoints: v.discard_points ?? null,
     tricksWon: [...v.tricks_won],
     sheet: v.sheet,
   });
@@ -176,6 +182,7 @@ const HANDLERS = {
   },
   discard_kept(table, d, ev) {
     d.discard = [...ev.cards];
+    d.discardPoints = ev.points ?? null;
     if (ev.seat === table.seat) d.hand = removeCards(d.hand, ev.cards);
   },
   chelem(_t, d, ev) {
@@ -203,6 +210,7 @@ const HANDLERS = {
     d.tricks.push(trick);
     d.tricksWon[ev.winner] += 1;
     if (Array.isArray(ev.points)) d.points = [...ev.points]; // the server's count (R13-R15)
+    if (ev.target !== undefined) [d.takerBouts, d.target] = [ev.taker_bouts, ev.target];
   },
   turn(table, d, ev) {
     if (d) {

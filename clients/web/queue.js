@@ -2,11 +2,13 @@
 // each event so that a human can follow the AI's moves; a backlog (a replay after a
 // reload) is applied at once.
 
+import { turnAlert } from "./alert.js";
 import { sleep } from "./dom.js";
 import { applyEvent, applySnapshot } from "./game.js";
 import { t } from "./i18n.js";
 import { announceLive, narrate } from "./narrate.js";
 import { renderTable } from "./render.js";
+import { storeHistory } from "./session.js";
 import { app, SPEED } from "./state.js";
 
 // Pauses after each event, in ms at speed 1: long enough to follow, short enough to flow.
@@ -92,6 +94,7 @@ function handle(msg, quiet = false) {
     resetChoice();
     prepareChoice(msg.legal);
     announceLive(t("turn.yours"));
+    if (!quiet) turnAlert();
     app.focusTurn = true;
     return null;
   }
@@ -103,6 +106,7 @@ function handle(msg, quiet = false) {
     app.ui.seen = new Map();
   }
   if (ev.kind === "turn" && ev.seat !== table.seat) resetChoice();
+  if (ev.kind === "score") storeHistory(table);
   if (ev.kind === "score" && ev.sheet.status === "played") app.ui.sheetFor = ev.deal_number;
   if (ev.kind === "table_over" && table.history.length) app.ui.sheetFor = table.history[table.history.length - 1].deal_number;
   if (ev.kind === "trick") {
@@ -127,6 +131,9 @@ export function resetChoice() {
   app.ui.poignee = null;
   app.ui.pool = new Set();
   app.ui.pending = null;
+  app.ui.asking = null;
+  app.ui.chosen = null;
+  app.ui.confirmChelem = false;
   app.ui.lastLegal = null;
 }
 

@@ -88,6 +88,7 @@ function renderHeader() {
   const face = document.getElementById("face-select");
   setHTML(face, html`${["marseille", "french"].map((f) => html`<option value="${f}"${f === app.face ? html` selected` : ""}>${t(`face.${f}`)}</option>`)}`);
   face.value = app.face;
+  for (const box of document.querySelectorAll("[data-setting]")) box.checked = Boolean(app.settings[box.dataset.setting]);
   for (const tab of ["table", "rules"]) {
     const btn = document.getElementById(`tab-${tab}`);
     btn.setAttribute("aria-selected", String(app.tab === tab));
@@ -149,6 +150,9 @@ export function renderTable() {
     inviteLink: inviteLink(),
     copied: app.ui.copied,
     reconnecting: app.conn !== "online",
+    chosen: app.ui.chosen,
+    confirmLeave: app.ui.confirmLeave,
+    confirmChelem: app.ui.confirmChelem,
   };
   const parts = tableParts(table, ctx);
   view.querySelector(".game").dataset.phase = parts.phase;

@@ -36,6 +36,17 @@ export function storeSession(session) {
   saved.set("session", session);
 }
 
+/** The score sheets of the table's deals seen here: a reload comes back to a snapshot
+ * of the table as it is now, and these bring the earlier sheets back with it. */
+export function storeHistory(table) {
+  saved.set("history", { table_id: table.tableId, history: table.history });
+}
+
+export function loadHistory(tableId) {
+  const kept = saved.get("history");
+  return kept && kept.table_id === tableId && Array.isArray(kept.history) ? kept.history : [];
+}
+
 export function clearSession() {
   app.session = null;
   tabSaved.set("session", null);

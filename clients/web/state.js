@@ -18,7 +18,20 @@ export const params = new URLSearchParams(window.location.search);
 /** ?speed=0.1 shortens the pauses between events (tests); 1 is normal, 0 none. */
 export const SPEED = Math.max(0, Math.min(3, Number(params.get("speed") ?? 1) || 0));
 
+/** A touch screen (no fine pointer): cards are tapped, then confirmed, by default. */
+function touchFirst() {
+  try {
+    return window.matchMedia("(pointer: coarse)").matches;
+  } catch {
+    return false;
+  }
+}
+
 export const app = {
+  settings: {
+    confirmCards: saved.get("confirmCards", touchFirst()), // tap a card, then confirm it
+    sound: saved.get("sound", true), // a short sound and a title flash when it is your turn
+  },
   lang: getLang(),
   face: saved.get("face", "marseille") === "french" ? "french" : "marseille",
   display: loadDisplay(),
@@ -65,6 +78,10 @@ export function freshUi() {
     pool: new Set(),
     focus: null,
     pending: null,
+    asking: null, // a card not playable now, sent so that the server says why
+    chosen: null, // tap-then-confirm: the card lifted, waiting for its confirmation
+    confirmLeave: false,
+    confirmChelem: false,
     lastLegal: null,
     sheetFor: null,
     reviewOpen: false,

@@ -119,10 +119,11 @@ function trickHTML(table, ctx) {
     const win = trick.winner === seat;
     const fresh = isFresh(ctx, `t-${d.number}-${d.dealer}-${seat}-${code}`);
     const label = win ? html`<span class="win-label">${t("trick.wins", { name: seatName(table, seat) })}</span>` : "";
-    return html`<div class="slot pos-${pos}${win ? " winner" : ""}${fresh ? " enter" : ""}" data-seat="${seat}">${cardHTML(code, ctx, { cls: "played" })}${label}</div>`;
+    const lead = i === 0 && !win ? html`<span class="lead-label" data-field="led">${t("trick.led")}</span>` : "";
+    return html`<div class="slot pos-${pos}${win ? " winner" : ""}${i === 0 ? " led" : ""}${fresh ? " enter" : ""}" data-seat="${seat}">${cardHTML(code, ctx, { cls: "played" })}${label}${lead}</div>`;
   });
   const leaving = trick.leaving ? ` leaving to-${position(trick.winner, table.seat)}` : "";
-  return html`<div class="trick${leaving}" aria-label="${t("trick.label")}">${cards}</div>`;
+  return html`<div class="trick${leaving}" aria-label="${t("trick.label")} · ${t("trick.ledBy", { name: seatName(table, trick.leader) })}">${cards}</div>`;
 }
 
 function waitingHTML(table, ctx) {
@@ -195,8 +196,13 @@ function discardPrompt(table, ctx) {
   return html`<div class="prompt-title" id="prompt-title">${t("discard.title", { n: rule.count })} <span class="count" data-field="discard-count">${n}/${rule.count}</span></div><p class="hint">${hint}</p>${reason}<div class="buttons"><button type="button" class="btn primary" data-action="discard" data-key="discard-confirm"${ok ? "" : html` disabled`}>${t("discard.confirm")}</button>${clear}</div>`;
 }
 
-function chelemPrompt() {
-  return html`<div class="prompt-title" id="prompt-title">${t("chelem.title")}</div><p class="hint">${t("chelem.hint")}</p><div class="buttons"><button type="button" class="btn" data-action="chelem" data-arg="yes" data-key="chelem-yes">${t("chelem.announce")}</button><button type="button" class="btn primary" data-action="chelem" data-arg="no" data-key="chelem-no">${t("chelem.no")}</button></div>`;
+/** The chelem decision: "No chelem" first and primary; announcing (−200 if it fails)
+ * stands apart and asks again before it is sent. */
+function chelemPrompt(ctx) {
+  if (ctx.confirmChelem) {
+    return html`<div class="prompt-title" id="prompt-title">${t("chelem.ask")}</div><div class="buttons"><button type="button" class="btn" data-action="chelem-back" data-key="chelem-back">${t("chelem.back")}</button><button type="button" class="btn danger" data-action="chelem" data-arg="yes" data-key="chelem-yes">${t("chelem.yes")}</button></div>`;
+  }
+  return html`<div class="prompt-title" id="prompt-title">${t("chelem.title")}</div><p class="hint">${t("chelem.hint")}</p><div class="buttons apart"><button type="button" class="btn primary" data-action="chelem" data-arg="no" data-key="chelem-no">${t("chelem.no")}</button><button type="button" class="btn" data-action="chelem-ask" data-key="chelem-ask">${t("chelem.announce")}</button></div>`;
 }
 
 function poigneePrompt(table, ctx) {
@@ -220,15 +226,23 @@ function promptHTML(table, ctx) {
   if (ctx.reconnecting) return html`<div class="prompt-title">${t("conn.reconnecting")}</div>`;
   if (table.summary.status === "waiting" && !d) return waitingHTML(table, ctx);
   if (!legal || !d) {
-    if (table.seat === null && d) return html`<div class="prompt-status">${t("table.watching")} · ${toActText(table, d)}</div>`;
+    if (table.seat === null && d) {
+      const doing = toActText(table, d);
+      return html`<div class="prompt-status">${t("table.watching")}${doing ? ` · ${doing}` : ""}</div>`;
+    }
     if (d && d.toAct !== null && d.phase !== "done") return html`<div class="prompt-status">${toActText(table, d)}</div>`;
     return html``;
   }
   if (legal.phase === "bidding") return bidPrompt(legal);
   if (legal.phase === "discard" && legal.discard) return discardPrompt(table, ctx);
-  if (legal.phase === "chelem" && legal.chelem) return chelemPrompt();
+  if (legal.phase === "chelem" && legal.chelem) return chelemPrompt(ctx);
   if (legal.phase === "play") {
-    const play = html`<div class="prompt-title your-turn" id="prompt-title">${t("play.title")}</div>`;
+    const reason = ctx.reason ? html`<p class="reason" data-field="refused">${ctx.reason}</p>` : "";
+    const chosen = ctx.chosen && legal.cards.includes(ctx.chosen) ? cardName(ctx.chosen, ctx.lang, ctx.face) : null;
+    const confirm = chosen
+      ? html`<p class="hint">${t("play.chosen", { card: chosen })}</p><div class="buttons"><button type="button" class="btn primary" data-action="play-chosen" data-key="play-chosen">${t("play.confirm", { card: chosen })}</button></div>`
+      : "";
+    const play = html`<div class="prompt-title your-turn" id="prompt-title">${t("play.title")}</div>${reason}${confirm}`;
     if (legal.poignees.length) return html`${poigneePrompt(table, ctx)}${ctx.poignee ? "" : html`<p class="hint">${t("poignee.decline")}</p>`}`;
     return play;
   }
@@ -250,6 +264,7 @@ function handHTML(table, ctx) {
       st.disabled ? "disabled" : "",
       st.selected ? "selected" : "",
       mode === "play" && st.usable ? "legal" : "",
+      mode === "play" && ctx.chosen === code ? "chosen" : "",
       d.fromChien.includes(code) ? "from-chien" : "",
       ctx.pending === code ? "pending" : "",
     ]
@@ -342,30 +357,63 @@ function infoHTML(table, ctx) {
       const lines = d.poignees.map((p) => html`<div class="poignee-line"><span>${seatLabel(table, p.seat)} · ${t(`poignee.${p.level}`)}</span>${miniCards(p.cards, ctx)}</div>`);
       parts.push(section(t("info.poignees"), html`${lines}`, "poignees"));
     }
-    if (d.taker !== null && (d.phase === "play" || d.tricks.length)) {
-      const total = d.points[0] + d.points[1];
-      const pct = total ? Math.round((d.points[0] / 91) * 100) : 0;
-      parts.push(
-        section(
-          t("info.points"),
-          html`<div class="points"><div><span class="side taker-side">${t("side.taker")}</span> <strong data-field="points-taker">${num(d.points[0])}</strong></div><div><span class="side defence-side">${t("side.defence")}</span> <strong data-field="points-defence">${num(d.points[1])}</strong></div></div><div class="bar" aria-hidden="true"><span style="width:${pct}%"></span></div><div class="muted small">${t("info.tricksCount", { n: d.tricks.length })}</div>`,
-          "points",
-        ),
-      );
-    }
+    if (d.taker !== null && (d.phase === "play" || d.tricks.length)) parts.push(section(t("info.points"), pointsHTML(d), "points"));
     const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
     if (last && (!d.trick || d.trick !== last)) {
-      parts.push(section(t("info.lastTrick"), html`${miniCards(last.cards, ctx)}<div class="muted small">${t("trick.wins", { name: seatLabel(table, last.winner) })}</div>`, "last-trick"));
+      parts.push(section(t("info.lastTrick"), html`${trickLinesHTML(table, last, ctx)}<div class="muted small">${t("trick.wins", { name: seatLabel(table, last.winner) })}</div>`, "last-trick"));
     }
+    if (d.tricks.length > 1) parts.push(allTricksHTML(table, d, ctx));
   }
   if (table.summary.status !== "waiting" || d) parts.push(section(t("info.scores"), scoresHTML(table), "scores"));
   if (ctx.log.length) {
     parts.push(section(t("info.log"), html`<ol class="log">${ctx.log.slice(-8).map((l) => html`<li>${l}</li>`)}</ol>`, "log"));
   }
-  const leave = table.seat !== null ? t("table.leave") : t("table.stopWatching");
   const sheet = table.history.length ? html`<button type="button" class="btn small" data-action="show-sheet">${t("sheet.show")}</button>` : "";
-  parts.push(html`<div class="info-actions">${sheet}<button type="button" class="btn small" data-action="leave">${leave}</button></div>`);
+  parts.push(html`<div class="info-actions">${sheet}${leaveHTML(table, ctx)}</div>`);
   return html`${parts}`;
+}
+
+/** The card points so far, the discard the taker knows of, and the live target (R15):
+ * every figure is the server's (trick events, discard_kept); only added up here. */
+function pointsHTML(d) {
+  const discard = d.discardPoints ?? 0;
+  const taker = d.points[0] + discard;
+  const pct = Math.max(0, Math.min(100, Math.round((taker / 91) * 100)));
+  let note = "";
+  if (d.discardPoints !== null) note = t("info.withDiscard", { n: num(discard) });
+  else if (d.contract === "prise" || d.contract === "garde") note = t("info.discardLater");
+  else if (d.contract === "garde_sans") note = t("info.chienTaker");
+  else if (d.contract === "garde_contre") note = t("info.chienDefence");
+  const bouts = t("info.bouts", { n: d.takerBouts });
+  const target = t("info.target", { bouts, target: d.target, points: num(taker) });
+  return html`<div class="target" data-field="target">${target}</div><div class="points"><div><span class="side taker-side">${t("side.taker")}</span> <strong data-field="points-taker">${num(taker)}</strong></div><div><span class="side defence-side">${t("side.defence")}</span> <strong data-field="points-defence">${num(d.points[1])}</strong></div></div><div class="bar" aria-hidden="true"><span style="width:${pct}%"></span><i style="left:${Math.round((d.target / 91) * 100)}%"></i></div>${note ? html`<div class="muted small" data-field="points-note">${note}</div>` : ""}<div class="muted small">${t("info.tricksCount", { n: d.tricks.length })}</div>`;
+}
+
+/** A finished trick, card by card with who played it (from its leader). */
+function trickLinesHTML(table, trick, ctx) {
+  const rows = trick.cards.map((code, i) => {
+    const seat = (trick.leader + i) % 4;
+    const lead = i === 0 ? html` <span class="muted">(${t("trick.led")})</span>` : "";
+    return html`<li class="${seat === trick.winner ? "won" : ""}">${cardHTML(code, ctx, { cls: "mini" })}<span>${seatName(table, seat)}${lead}</span></li>`;
+  });
+  return html`<ol class="trick-lines">${rows}</ol>`;
+}
+
+function allTricksHTML(table, d, ctx) {
+  const items = d.tricks.map(
+    (trick, i) => html`<li><span class="muted small">${i + 1} · ${t("trick.wins", { name: seatName(table, trick.winner) })}</span>${trickLinesHTML(table, trick, ctx)}</li>`,
+  );
+  return html`<section class="info-sec" data-section="all-tricks"><details><summary>${t("info.allTricks", { n: d.tricks.length })}</summary><ol class="all-tricks">${items}</ol></details></section>`;
+}
+
+/** Leaving a game under way hands the seat to the AI: it asks first, apart from the
+ * score sheet button. Watching, waiting or after the last deal it leaves at once. */
+function leaveHTML(table, ctx) {
+  if (table.seat === null) return html`<button type="button" class="btn small leave" data-action="leave">${t("table.stopWatching")}</button>`;
+  const underWay = table.summary.status === "playing" && !table.over;
+  if (!underWay) return html`<button type="button" class="btn small leave" data-action="leave">${t("table.leave")}</button>`;
+  if (!ctx.confirmLeave) return html`<button type="button" class="btn small leave" data-action="leave-ask">${t("table.leave")}</button>`;
+  return html`<div class="leave-ask" role="group" aria-labelledby="leave-ask"><p id="leave-ask">${t("table.leaveAsk")}</p><div class="buttons"><button type="button" class="btn small" data-action="leave-cancel" data-key="leave-cancel">${t("table.stay")}</button><button type="button" class="btn small danger" data-action="leave" data-key="leave-yes">${t("table.leaveYes")}</button></div></div>`;
 }
 
 function section(title, body, key) {

@@ -123,6 +123,12 @@ class Player:
         except PlaywrightError:
             return False
 
+    async def leave(self) -> None:
+        """Leave the table; a game under way asks first, and is confirmed."""
+        await self.page.click("#info [data-action=leave], #info [data-action=leave-ask]")
+        if await self.page.locator("#info [data-action=leave-cancel]").count():
+            await self.page.click("#info [data-action=leave][data-key=leave-yes]")
+
     async def hand(self) -> list[Message]:
         return list(await self.page.locator("#hand .card").evaluate_all(HAND_CARDS))
 

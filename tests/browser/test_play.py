@@ -52,7 +52,7 @@ async def become_taker(player: Player, attempts: int = 8) -> None:
             taker = player.events("taker")
             if taker and taker[-1]["seat"] == 0 and taker[-1]["contract"] == "garde":
                 return
-        await player.page.click("#info [data-action=leave]")
+        await player.leave()
         await player.page.wait_for_selector("[data-action=quick-start]")
     raise AssertionError("could not take with a garde in any quick start")
 
@@ -85,7 +85,7 @@ async def test_the_ai_of_a_game_against_three_ai_is_chosen_and_remembered(
     await player.page.evaluate("localStorage.setItem('cardavia.quickAi', '\"random\"')")
     await player.page.goto(player.url)
     await player.page.wait_for_selector("#conn[data-status=online]")
-    await player.page.click("#info [data-action=leave]")
+    await player.leave()
     assert await choice.input_value() == "expert"
     assert player.errors == []
 
@@ -159,12 +159,14 @@ async def test_a_whole_deal_against_three_ai_by_clicking(
         assert sorted(record["poignees"]["0"]) == sorted(player.played.poignee)
         assert sorted(player.events("poignee")[0]["cards"]) == sorted(player.played.poignee)
 
-    # The points shown during play plus the discard make the taker's points (R6, R13).
+    # The taker's points shown during play count the discard, as the sheet does (R6, R13).
     taker_points = number(await player.text("[data-field=points-taker]"))
     defence_points = number(await player.text("[data-field=points-defence]"))
     discard = sum(card_points(c) for c in record["discard"])
-    assert taker_points + discard == sheet["points"]
-    assert taker_points + defence_points + discard == 91
+    assert taker_points == sheet["points"]
+    assert taker_points + defence_points == 91
+    note = await player.text("[data-field=points-note]")
+    assert f"incl. {_shown(discard)} in your discard" in note
     assert player.events("table_over")
     assert "Game over" in await player.text(".sheet h2")
     assert not player.errors
@@ -205,7 +207,8 @@ async def test_several_deals_a_reload_and_a_lost_connection(
     await player.page.wait_for_selector("#hand .card.legal")
     assert sorted(c["code"] for c in await player.hand()) == hand
     resumes = [m for m in sent if m["type"] == "resume"]
-    assert resumes[-1]["last_seq"] == 0 and resumes[-1]["token"]
+    # A reload asks for a snapshot (no last_seq): the table as it is, at once.
+    assert "last_seq" not in resumes[-1] and resumes[-1]["token"]
     assert f"Deal {number_ + 1} of 3" in await player.text("#info")
     await player.page.click("#info [data-action=show-sheet]")
     assert await player.page.locator(".sheet").get_attribute("data-deal") == str(number_)
@@ -264,3 +267,7 @@ async def test_a_second_tab_offers_the_seat_and_takes_it_when_asked(
     await banner.wait_for(state="hidden")
     await second.page.locator("#conn-banner").wait_for(state="visible")
     assert not first.errors and not second.errors
+
+
+def _shown(n: float) -> str:
+    return str(int(n)) if float(n).is_integer() else str(n)

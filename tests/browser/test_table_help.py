@@ -1,0 +1,204 @@
+"""What a player at the table is told (issue 15.3-15.8): the live target and points
+against the sheet, why a card is refused, an instant reload, costly choices that ask
+first, the trick's leader and every trick of the deal."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import NewPlayer
+from .player import CARD_SPOT, Player, number
+from .test_play import become_taker
+
+TARGET = re.compile(r"(\d) bouts? · needs (\d+) · has (\S+)")
+
+
+async def shown_target(player: Player) -> tuple[int, int, float]:
+    found = TARGET.fullmatch(await player.text("[data-field=target]"))
+    assert found, await player.text("[data-field=target]")
+    return int(found[1]), int(found[2]), number(found[3])
+
+
+def expected_target(player: Player) -> tuple[int, int, float]:
+    """From the server's own messages: the last trick, and the discard the taker kept."""
+    trick = player.events("trick")[-1]
+    discard = player.events("discard_kept")
+    extra = discard[-1]["points"] if discard else 0
+    return trick["taker_bouts"], trick["target"], trick["points"][0] + extra
+
+
+@pytest.mark.timeout(240)
+async def test_a_whole_deal_as_taker_shows_the_live_target_the_sheet_agrees_with(
+    new_player: NewPlayer, artifacts: Path
+) -> None:
+    player = await new_player()
+    await player.open()
+    await become_taker(player)
+    await player.play_until("discard")
+    await player.play_until("chelem")
+    checked = 0
+    for tricks in (3, 7, 11, 15):
+        await player.play_until(tricks=tricks)
+        # My turn: the page has applied every event before it.
+        assert await shown_target(player) == expected_target(player)
+        checked += 1
+    await player.screenshot(artifacts / "live-target.png")
+    await player.play_until("sheet")
+    sheet = await player.check_sheet_matches_server()
+    await player.page.click(".sheet [data-action=close-sheet]")
+    bouts, target, points = await shown_target(player)
+    # At the end the live figures are the sheet's: bouts, target, points with the discard.
+    assert (bouts, target, points) == (sheet["bouts"], sheet["target"], sheet["points"])
+    assert number(await player.text("[data-field=points-taker]")) == sheet["points"]
+    assert checked == 4 and player.errors == []
+
+
+async def my_turn_with_a_refused_card(player: Player) -> str:
+    """Play on until it is my turn in the play and some card of mine is not playable."""
+    for _ in range(18):
+        if await player.page.locator("#hand .card.legal").count():
+            refused = await player.page.locator("#hand .card[aria-disabled=true]").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            )
+            if refused:
+                return str(refused[0])
+        await player.play_until(tricks=len(player.events("trick")) + 1)
+    raise AssertionError("every card of every turn was playable")
+
+
+@pytest.mark.timeout(240)
+async def test_a_refused_card_says_why_on_screen_and_to_screen_readers(
+    new_player: NewPlayer, artifacts: Path
+) -> None:
+    """Clicking a greyed card did nothing; now the engine's reason is shown and spoken."""
+    player = await new_player()
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until(tricks=1)
+    card = await my_turn_with_a_refused_card(player)
+    hand_before = sorted(c["code"] for c in await player.hand())
+    await player.page.click(f'#hand .card[data-card="{card}"]', position=CARD_SPOT, force=True)
+    await player.page.wait_for_selector("#prompt [data-field=refused]")
+    reason = await player.text("#prompt [data-field=refused]")
+    error = [f for f in player.frames if f.get("type") == "error"][-1]
+    words = {
+        "must_follow_suit": "You must follow the suit led.",
+        "must_trump": "You must play a trump.",
+        "must_overtrump": "You must play a higher trump.",
+    }
+    assert error["reason"] in words, error
+    name = await player.page.locator(f'#hand .card[data-card="{card}"]').get_attribute(
+        "aria-label"
+    )
+    assert name and reason == f"{name.split(',')[0]}: {words[error['reason']]}"
+    assert await player.text("#live") == reason  # the ARIA live region says it too
+    await player.screenshot(artifacts / "refused-card.png")
+    # Nothing changed: the same hand, still my turn, and a legal card still plays.
+    assert sorted(c["code"] for c in await player.hand()) == hand_before
+    assert not [e for e in player.events("card") if e["card"] == card and e["seat"] == 0]
+    played = len(player.events("card"))
+    assert await player.step() == "play"
+    await player.page.wait_for_function(
+        f"() => window.cardavia.app.table.deal.hand.length === {len(hand_before) - 1}"
+    )
+    assert len(player.events("card")) > played
+    assert not await player.visible("#prompt [data-field=refused]")
+    assert player.errors == []
+
+
+@pytest.mark.timeout(240)
+async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_within_2_s(
+    new_player: NewPlayer,
+) -> None:
+    """The page used to replay the deal at normal pace: 17-30 s before one could play."""
+    player = await new_player(query="speed=1")  # the real pace: a replay would show
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    for _ in range(18):
+        await player.play_until(tricks=len(player.events("trick")) + 1, timeout=120)
+        if len(player.events("trick")) >= 4 and await player.page.locator(
+            "#centre .trick .slot"
+        ).count():
+            break  # my turn, with cards already in the trick
+    hand = sorted(c["code"] for c in await player.hand())
+    player.frames.clear()
+    started = time.monotonic()
+    await player.page.reload()
+    await player.page.wait_for_selector("#hand .card.legal")
+    legal = player.legal()["cards"]
+    assert sorted(c["code"] for c in await player.hand()) == hand
+    await player.page.click(f'#hand .card[data-card="{legal[0]}"]', position=CARD_SPOT)
+    while not [e for e in player.events("card") if e["seat"] == 0]:
+        assert time.monotonic() - started < 2.0, "no card played within 2 s of the reload"
+        await asyncio.sleep(0.02)
+    elapsed = time.monotonic() - started
+    assert elapsed < 2.0, elapsed
+    print(f"reload to an accepted card: {elapsed * 1000:.0f} ms")
+    assert player.errors == []
+
+
+@pytest.mark.timeout(120)
+async def test_leaving_a_game_under_way_and_announcing_a_chelem_ask_first(
+    new_player: NewPlayer,
+) -> None:
+    player = await new_player()
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.page.wait_for_selector("#hand .card")
+    await player.page.click("#info [data-action=leave-ask]")
+    await player.page.wait_for_selector("#info [data-action=leave-cancel]")
+    assert "The AI takes your seat" in await player.text("#info .leave-ask")
+    await player.page.click("#info [data-action=leave-cancel]")
+    assert await player.visible("#hand .card")  # still seated
+    assert not [f for f in player.frames if f.get("type") == "left"]
+    await player.leave()
+    await player.page.wait_for_selector("[data-action=quick-start]")
+    assert [f for f in player.frames if f.get("type") == "left"]
+
+    # The chelem: "No chelem" is the primary button; announcing asks again.
+    await become_taker(player)
+    await player.play_until("discard")
+    await player.page.wait_for_selector("#prompt [data-action=chelem-ask]")
+    first = await player.page.locator("#prompt .buttons .btn").first.get_attribute("data-key")
+    assert first == "chelem-no"
+    await player.page.click("#prompt [data-action=chelem-ask]")
+    await player.page.wait_for_selector("#prompt [data-action=chelem][data-arg=yes]")
+    assert "−200" in await player.text("#prompt")
+    await player.page.click("#prompt [data-action=chelem-back]")
+    await player.page.click("#prompt [data-action=chelem][data-arg=no]")
+    await player.page.wait_for_function("() => window.cardavia.app.table.deal.chelemDecided")
+    assert player.events("chelem")[-1]["announced"] is False
+    assert player.errors == []
+
+
+@pytest.mark.timeout(180)
+async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
+    new_player: NewPlayer,
+) -> None:
+    player = await new_player()
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until(tricks=3)
+    tricks = player.events("trick")
+    # The last trick, each card with who played it; every trick on demand.
+    lines = await player.page.locator("[data-section=last-trick] .trick-lines li").all_inner_texts()
+    assert len(lines) == 4
+    assert "(leads)" in lines[0]
+    await player.page.click("[data-section=all-tricks] summary")
+    shown = await player.page.locator("[data-section=all-tricks] .all-tricks > li").count()
+    assert shown == len(tricks)
+    # A card on the felt: the leader's slot says so.
+    for _ in range(6):
+        if await player.page.locator("#centre .trick .slot").count():
+            break
+        await player.play_until(tricks=len(player.events("trick")) + 1)
+    if await player.page.locator("#centre .trick .slot").count():
+        leader = await player.page.locator("#centre .trick .slot.led").get_attribute("data-seat")
+        assert leader is not None
+        assert await player.page.locator("#centre .trick .slot").count() >= 1
+    assert player.errors == []
