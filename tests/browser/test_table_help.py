@@ -92,9 +92,7 @@ async def test_a_refused_card_says_why_on_screen_and_to_screen_readers(
         "must_overtrump": "You must play a higher trump.",
     }
     assert error["reason"] in words, error
-    name = await player.page.locator(f'#hand .card[data-card="{card}"]').get_attribute(
-        "aria-label"
-    )
+    name = await player.page.locator(f'#hand .card[data-card="{card}"]').get_attribute("aria-label")
     assert name and reason == f"{name.split(',')[0]}: {words[error['reason']]}"
     assert await player.text("#live") == reason  # the ARIA live region says it too
     await player.screenshot(artifacts / "refused-card.png")
@@ -121,9 +119,10 @@ async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_within_
     await player.page.click("[data-action=quick-start]")
     for _ in range(18):
         await player.play_until(tricks=len(player.events("trick")) + 1, timeout=120)
-        if len(player.events("trick")) >= 4 and await player.page.locator(
-            "#centre .trick .slot"
-        ).count():
+        if (
+            len(player.events("trick")) >= 4
+            and await player.page.locator("#centre .trick .slot").count()
+        ):
             break  # my turn, with cards already in the trick
     hand = sorted(c["code"] for c in await player.hand())
     player.frames.clear()
