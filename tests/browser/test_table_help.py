@@ -82,7 +82,7 @@ async def test_a_refused_card_says_why_on_screen_and_to_screen_readers(
     await player.play_until(tricks=1)
     card = await my_turn_with_a_refused_card(player)
     hand_before = sorted(c["code"] for c in await player.hand())
-    await player.page.click(f'#hand .card[data-card="{card}"]', position=CARD_SPOT, force=True)
+    assert await player.click(f'#hand .card[data-card="{card}"]', position=CARD_SPOT, force=True)
     await player.page.wait_for_selector("#prompt [data-field=refused]")
     reason = await player.text("#prompt [data-field=refused]")
     error = [f for f in player.frames if f.get("type") == "error"][-1]
@@ -131,7 +131,7 @@ async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_within_
     await player.page.wait_for_selector("#hand .card.legal")
     legal = player.legal()["cards"]
     assert sorted(c["code"] for c in await player.hand()) == hand
-    await player.page.click(f'#hand .card[data-card="{legal[0]}"]', position=CARD_SPOT)
+    assert await player.click(f'#hand .card[data-card="{legal[0]}"]', position=CARD_SPOT)
     while not [e for e in player.events("card") if e["seat"] == 0]:
         assert time.monotonic() - started < 2.0, "no card played within 2 s of the reload"
         await asyncio.sleep(0.02)
