@@ -34,6 +34,7 @@ log = logging.getLogger("tarot.lobby")
 REFRESH_SECONDS = 1.0
 SWEEP_SECONDS = 5.0
 PAGE_DEFAULT = 50
+PENDING = "pending:"  # not a table id (":" is not allowed in one)
 
 Key = tuple[int, str]
 
@@ -73,6 +74,7 @@ class Lobby:
         self._keys: list[Key] = []
         self._waiting: list[TableData] = []  # every waiting table, private ones too (sweep)
         self._open_count = 0  # open tables, private ones too (the server-wide limit)
+        self._pending = 0
         self._read_at = -REFRESH_SECONDS
         self._reading: asyncio.Lock = asyncio.Lock()
         self._by_address: dict[str, set[str]] = {}
@@ -137,20 +139,36 @@ class Lobby:
     async def create(
         self, options: m.TableOptions, address: str, created: set[str]
     ) -> TableRuntime:
-        """A new table for a connection (``created``: the ids it made) from ``address``."""
+        """A new table for a connection (``created``: the ids it made) from ``address``.
+
+        The checks and the counts are made before the store is asked (no await in
+        between): concurrent requests cannot all pass a limit that one of them fills.
+        A creation in progress holds a place under a ``PENDING`` id.
+        """
         settings = self.node.settings
+        if settings.max_tables:
+            await self._fresh()
         self._check(created, settings.tables_per_connection, "this connection")
         mine = self._by_address.setdefault(address, set())
         self._check(mine, settings.tables_per_address, f"address {address}")
-        if settings.max_tables:
-            await self._fresh()
-            if self._open_count >= settings.max_tables:
-                raise tr.TableRefused(
-                    "too_many_tables",
-                    f"the server has {settings.max_tables} open tables: join one, or retry later",
-                )
-        runtime = await self.node.create_table(options)
+        if settings.max_tables and self._open_count >= settings.max_tables:
+            raise tr.TableRefused(
+                "too_many_tables",
+                f"the server has {settings.max_tables} open tables: join one, or retry later",
+            )
+        self._pending += 1
+        place = f"{PENDING}{self._pending}"
+        created.add(place)
+        mine.add(place)
         self._open_count += 1
+        try:
+            runtime = await self.node.create_table(options)
+        except BaseException:
+            self._open_count -= 1
+            raise
+        finally:
+            created.discard(place)
+            mine.discard(place)
         self._waiting.append(runtime.data)
         if is_open(runtime.data):  # listed at once here, before the next read
             at = bisect.bisect(self._keys, key_of(runtime.data))
@@ -164,6 +182,8 @@ class Lobby:
         """Refuse when ``ids`` (forgetting the tables that are over) already hold ``limit``."""
         for table_id in list(ids):
             runtime = self.node.runtimes.get(table_id)
+            if table_id.startswith(PENDING):
+                continue
             if runtime is None or runtime.data.status == "finished":
                 ids.discard(table_id)
         if limit and len(ids) >= limit:
