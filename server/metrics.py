@@ -43,6 +43,9 @@ class Metrics:
             "tarot_lease_takeovers", "tables whose driver this node took on", registry=r
         )
         self.tables_created = Counter("tarot_tables_created", "tables created", registry=r)
+        self.tables_loaded = Gauge(
+            "tarot_tables_loaded", "table runtimes this node holds in memory", registry=r
+        )
         self.tables_lost = Counter(
             "tarot_tables_lost", "tables the store no longer had (lost data)", registry=r
         )

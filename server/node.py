@@ -44,6 +44,7 @@ class Node:
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._waiting: dict[str, int] = {}
+        self.metrics.tables_loaded.set_function(lambda: len(self.runtimes))
         self.lost_at: float | None = None  # when the store was last found to have lost a table
         self._forgetting: set[asyncio.Task[None]] = set()
         store.on_lost(self.table_lost)  # callers of ``runtime`` per table id in _loading
@@ -204,7 +205,17 @@ class Node:
                 elif runtime.driving:
                     runtime.stop_driving()
             await self._renew(playing)
+            await self._unload_idle()
             self.metrics.lease_sweep_seconds.observe(time.perf_counter() - start)
+
+    async def _unload_idle(self) -> None:
+        """Let go of tables that no local connection follows and that this node does not
+        drive, once quiet for ``unload_idle_seconds``: they load again on first use."""
+        quiet = time.monotonic() - self.settings.unload_idle_seconds
+        for runtime in list(self.runtimes.values()):
+            if not runtime.subscribers and not runtime.driving and runtime.quiet_since < quiet:
+                if self.runtimes.get(runtime.table_id) is runtime:
+                    await self.forget(runtime)
 
     async def _renew(self, runtimes: list[TableRuntime]) -> None:
         """Renew (or take) the leases of these tables, all in one round trip."""

@@ -34,6 +34,7 @@ _DURATIONS_AND_RATES = (
     "idle_ttl_hours",
     "finished_ttl_hours",
     "empty_table_seconds",
+    "unload_idle_seconds",
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -66,6 +67,7 @@ class Settings:
     tables_per_address: int = 32  # ... one client address has created (on this node)
     connections_per_address: int = 64  # open WebSockets from one client address (this node)
     send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
+    unload_idle_seconds: float = 60.0  # a table no local connection follows is unloaded then
     empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then
     # Who may talk to the node: Host names of HTTP requests and Origins of WebSocket
     # handshakes. Empty: the loopback names and the listen address (hosts); the page's

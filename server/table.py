@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Protocol
 
@@ -67,6 +68,7 @@ class TableRuntime:
         self.delivery: Delivery[Subscriber] = Delivery(delivered=data.seq, known=data.seq)
         self.delivery.turn = self._turn([])
         self.driver = Driver(self)
+        self.quiet_since = time.monotonic()  # the last change or the last follower gone
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()  # log reads and marks, until done
         # The commit being made here and its engine state: when the store hands
@@ -159,6 +161,7 @@ class TableRuntime:
         if state is None:
             state = self._state_for(table)
         self.data, self.state = table, state
+        self.quiet_since = time.monotonic()
         self.driver.changed()
         for sub in list(self.subscribers):
             if sub.seat is not None and sub.session < table.seats[sub.seat].session:
@@ -338,6 +341,7 @@ class TableRuntime:
     def unsubscribe(self, sub: Subscriber) -> None:
         self.subscribers.pop(sub, None)
         self.delivery.remove(sub)
+        self.quiet_since = time.monotonic()
 
     # ------------------------------------------------------------ background work
 
