@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -123,3 +124,27 @@ async def test_a_session_expires(engine: AsyncEngine) -> None:
 async def test_an_unknown_token_is_a_bad_session(engine: AsyncEngine) -> None:
     with pytest.raises(BadSession):
         await Accounts(engine).account_of("not a token \x00\udcff")
+
+
+async def test_racing_sign_ups_of_one_name_make_one_account(
+    engine: AsyncEngine, db_url: str
+) -> None:
+    """Four clients (each its own engine, as on four nodes) sign up "Anna" at once."""
+    from server.history import open_engine
+
+    engines = [open_engine(db_url) for _ in range(4)]
+    try:
+        results = await asyncio.gather(
+            *(Accounts(e).sign_up(name, PASSWORD) for e, name in zip(engines, NAMES, strict=True)),
+            return_exceptions=True,
+        )
+    finally:
+        for e in engines:
+            await e.dispose()
+    made = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(made) == 1 and all(isinstance(r, NameTaken) for r in refused), results
+    assert (await count_rows(engine, ["accounts"]))["accounts"] == 1
+
+
+NAMES = ("Anna", "anna", "ANNA", "Ａｎｎａ")
