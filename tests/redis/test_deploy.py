@@ -1,4 +1,4 @@
-"""The deployment files: docker-compose.yml parses and names Redis, two nodes and a
+"""The deployment files: docker-compose.yml parses and names Redis, PostgreSQL, two nodes and a
 WebSocket-proxying load balancer; the Dockerfile runs the commands that docs/DEPLOY.md
 gives. (No Docker engine runs here: the files are checked, not run.)"""
 
@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from cli.main import build_parser
+from server.history import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -86,8 +87,9 @@ def command_of(exec_form: str) -> str:
 
 def test_compose_runs_redis_two_nodes_and_a_load_balancer(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert set(services) == {"redis", "node1", "node2", "lb"}
+    assert set(services) == {"redis", "db", "node1", "node2", "lb"}
     assert services["redis"]["image"].startswith("redis:7")
+    assert services["db"]["image"].startswith("postgres:")
     for name in ("node1", "node2"):
         node = services[name]
         assert node["build"] == "."
@@ -95,6 +97,9 @@ def test_compose_runs_redis_two_nodes_and_a_load_balancer(compose: dict[str, Any
         assert node["command"][:2] == ["tarot", "serve"]
         assert node["command"][-2:] == ["--node-id", name]
         assert node["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert node["depends_on"]["db"]["condition"] == "service_healthy"
+        history = database_url(node["environment"]["TAROT_DB_URL"])  # the history database
+        assert (history.drivername, history.host) == ("postgresql+asyncpg", "db")
         build_parser().parse_args(node["command"][1:])  # flags tarot serve knows
     assert services["lb"]["ports"] == ["8080:80"]
     assert services["lb"]["depends_on"] == ["node1", "node2"]
