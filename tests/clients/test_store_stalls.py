@@ -6,6 +6,8 @@ three ``tarot bot`` processes and the Node.js bot. The store is stopped before
 the bots start and stays so for 2.5 s, and until every bot's join has been
 refused; it stops 2.5 s again during the deal. The table must fill and
 finish. ``tarot bot`` and the Node bot once exited on the first ``unavailable``.
+And a store that comes back empty lost the table: ``tarot bot`` stops and says
+so (``table_lost``), where it used to wait for a table that is gone.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Callable, Iterator
@@ -58,9 +61,9 @@ class BotProcess:
         self.reading = asyncio.ensure_future(self._read(process.stderr))
 
     @classmethod
-    async def start(cls, url: str, table_id: str, seat: int) -> BotProcess:
+    async def start(cls, url: str, table_id: str, seat: int, *extra: str) -> BotProcess:
         argv = [sys.executable, "-m", "cli.main", "bot", "--server", url, "--table", table_id]
-        argv += ["--seat", str(seat), "--policy", "ai:basic"]
+        argv += ["--seat", str(seat), "--policy", "ai:basic", *extra]
         if seat == 3:
             argv = [*node_js(), str(NODE_BOT), url, table_id, "--seat", str(seat)]
         process = await asyncio.create_subprocess_exec(
@@ -158,3 +161,30 @@ async def test_tarot_bots_fill_and_finish_a_table_while_redis_stalls(
     outputs = [json.loads(out) for _, out in results]
     assert sorted(r["seat"] for r in outputs) == [0, 1, 2, 3]
     assert len({tuple(r["totals"]) for r in outputs}) == 1 and sum(outputs[0]["totals"]) == 0
+
+
+async def test_tarot_bot_says_its_table_was_lost_when_redis_comes_back_empty(
+    tmp_path: Path,
+) -> None:
+    """A store restarted without its data lost the table: the bot stops, and says why."""
+    redis = RedisServer(tmp_path / "redis").start()
+    server = Node(redis.url, "n1", tmp_path / "node.log", "--ai-pause", "1", "--lease-ms", "1000")
+    try:
+        server.start()
+        async with await Client.connect(server.url) as watcher:
+            table_id = (await watcher.create_table(m.TableOptions(deals=1))).table.table_id
+            await watcher.watch(table_id)
+            player = await BotProcess.start(server.url, table_id, 0, "--start")
+            async for message in watcher:  # the bot sits, and the AI it started plays slowly
+                if isinstance(message, m.Event) and isinstance(message.event, m.BidEvent):
+                    break
+            redis.stop()
+            shutil.rmtree(redis.workdir)  # no persistence: it comes back empty
+            redis.start()
+            code, out = await player.result()
+    finally:
+        server.stop()
+        redis.stop()
+    said = "".join(player.said)
+    assert code == 1 and out == "", said
+    assert f"the table was lost: table {table_id} was lost by the table store" in said
