@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[2]
 FILE_LIMIT = 128
@@ -102,7 +103,8 @@ async def test_client_caused_errors_are_answered_and_logged_in_a_few_lines(
     port, log = served
     long_paths = [await asyncio.to_thread(status_of, port, "/" + "a" * n) for n in (300, 5000)]
     await asyncio.to_thread(half_open, port, 2 * FILE_LIMIT, 7.0)
-    with contextlib.suppress(OSError):
+    # A flood of pings counts against the rate limit: the node may close first.
+    with contextlib.suppress(OSError, ConnectionClosed):
         await ping_flood_and_reset(port, 5000)
     await asyncio.sleep(1)
     root = await asyncio.to_thread(status_of, port, "/")
