@@ -11,7 +11,9 @@ import asyncio
 import random
 from typing import Any
 
+import engine
 from engine import CODES
+from protocol.convert import view_model
 
 from .test_tables import create, seat_four
 from .wire import Message, WireClient, is_event, play_until
@@ -54,7 +56,11 @@ class Knowledge:
         if kind == "hidden":
             assert event == {"kind": "hidden"}
         elif kind == "deal_started":
+            # A deal's hand is checked against that deal's record. A snapshot of a deal
+            # already over (cancelled, about to be dealt again) showed a hand whose record
+            # went out before the snapshot: it must not count toward the next deal.
             self.known, self.contract, self.taker, self.scored = set(), None, None, False
+            self.own = set()
         elif kind == "hand":
             assert event["seat"] == self.seat, "a hand reached another seat"
             self.known |= set(event["cards"])
@@ -132,3 +138,28 @@ async def test_no_message_leaks_a_hidden_card_over_many_deals(url: str) -> None:
                 knowledge.check(message)
                 checked += 1
             assert checked > 100
+
+
+def cancelled_deal(dealer: int) -> engine.Deal:
+    """The first seeded deal cancelled at the deal itself (a petit sec, R3)."""
+    return next(d for d in map(lambda s: engine.new_deal(dealer, s), range(10**5)) if d.cancelled)
+
+
+def test_a_cancelled_deal_seen_in_a_snapshot_does_not_count_toward_the_next_record() -> None:
+    """The last seat to join starts the table: when the first deal is a petit sec, its
+    snapshot shows that deal over, hand and all, and the re-deal follows (2 runs in
+    80 of the test above failed so, under load, on either store)."""
+    cancelled, redealt = cancelled_deal(0), engine.new_deal(0, "next")
+    view = view_model(engine.view(cancelled, 3), 1).model_dump(mode="json")
+    hand = [CODES[c] for c in engine.cards_of(redealt.dealt[3])]
+    messages: list[Message] = [
+        {"type": "snapshot", "seq": 12, "view": view},
+        {"type": "event", "event": {"kind": "deal_started", "deal_number": 1, "dealer": 0}},
+        {"type": "event", "event": {"kind": "hand", "seat": 3, "cards": hand}},
+        {"type": "event", "event": {"kind": "score"}},
+        {"type": "event", "event": {"kind": "record", "record": engine.to_record(redealt)}},
+    ]
+    knowledge = Knowledge(3)
+    for message in messages:
+        knowledge.check(message)
+    assert knowledge.known == ALL and not knowledge.own
