@@ -244,7 +244,10 @@ class Connection:
         self._free()
         runtime = await self.node.runtime(join.table_id)
         tr.check_invite(runtime.data, join.invite)
-        change = await runtime.transact(lambda d, s: tr.join(d, s, join.seat, join.name, now_ms()))
+        node = self.node.settings.node_id
+        change = await runtime.transact(
+            lambda d, s: tr.join(d, s, join.seat, join.name, now_ms(), node)
+        )
         seat, token = change.result
         self.table, self.seat = runtime, seat
         self.session = change.data.seats[seat].session
@@ -271,7 +274,8 @@ class Connection:
         seat = tr.seat_of_token(runtime.data, token)
         # The seat's session grows: an older connection of the seat, on any node, is
         # told it was replaced (TableRuntime.apply_update).
-        change = await runtime.transact(lambda d, s: tr.present(d, s, seat))
+        node = self.node.settings.node_id
+        change = await runtime.transact(lambda d, s: tr.present(d, s, seat, node))
         if self.table is not None:  # a spectator taking a seat stops watching
             self.table.unsubscribe(self)
         self.table, self.seat, self.session = runtime, seat, change.result

@@ -19,6 +19,11 @@ from __future__ import annotations
 LOBBY = "lobby:tables"
 
 
+def node(node_id: str) -> str:
+    """A node's heartbeat: present while the node lives (its TTL is a lease's)."""
+    return f"node:{node_id}:alive"
+
+
 def tag(table_id: str) -> str:
     """The hash tag of a table: ``tag("abc") == "{table:abc}"``."""
     return "{table:" + table_id + "}"

@@ -22,11 +22,16 @@ from .metrics import Metrics
 from .reviews import Reviews
 from .settings import Settings
 from .store import Listener, StoreError, TableStore, Update
-from .table import TableRuntime
+from .table import Build, TableRuntime
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
 log = logging.getLogger("tarot.node")
 LOST_HEALTH_SECONDS = 60.0
+
+
+def away(seat: int, session: int) -> Build:
+    """The change that marks ``seat`` away, if its ``session`` still holds it."""
+    return lambda d, s: tr.dropped(d, s, seat, now_ms(), session)
 
 
 class Node:
@@ -43,11 +48,12 @@ class Node:
         store.attach_metrics(self.metrics)
         self.runtimes: dict[str, TableRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._waiting: dict[str, int] = {}
+        self._waiting: dict[str, int] = {}  # callers of ``runtime`` per table id in _loading
         self.metrics.tables_loaded.set_function(lambda: len(self.runtimes))
+        self._suspects: set[str] = set()  # nodes whose heartbeat was missing last sweep
         self.lost_at: float | None = None  # when the store was last found to have lost a table
         self._forgetting: set[asyncio.Task[None]] = set()
-        store.on_lost(self.table_lost)  # callers of ``runtime`` per table id in _loading
+        store.on_lost(self.table_lost)
         self._listeners: dict[str, Listener] = {}
         self.lobby = Lobby(self)
         self._leases_task: asyncio.Task[None] | None = None
@@ -56,6 +62,8 @@ class Node:
     # ------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        with contextlib.suppress(StoreError):  # alive before any seat names this node
+            await self.store.heartbeat(self.settings.node_id, self.settings.lease_ms)
         self._leases_task = asyncio.get_running_loop().create_task(self._keep_leases())
         self.lobby.start()
 
@@ -204,9 +212,45 @@ class Node:
                     playing.append(runtime)
                 elif runtime.driving:
                     runtime.stop_driving()
+            with contextlib.suppress(StoreError):
+                await self.store.heartbeat(self.settings.node_id, self.settings.lease_ms)
             await self._renew(playing)
+            await self._mark_dead_nodes_seats()
             await self._unload_idle()
             self.metrics.lease_sweep_seconds.observe(time.perf_counter() - start)
+
+    async def _mark_dead_nodes_seats(self) -> None:
+        """Seats held through a node that died are away: their grace period starts.
+
+        Only that node could see its connections close; its heartbeat is how the
+        others know it is gone. The node driving the table marks the seat, as the
+        dead node's close would have (the seat's session guards a resume since).
+        """
+        me = self.settings.node_id
+        held = {
+            (runtime, i, seat.node, seat.session)
+            for runtime in self.runtimes.values()
+            if runtime.driving
+            for i, seat in enumerate(runtime.data.seats)
+            if seat.occupant == "human" and seat.dropped_at_ms is None and seat.node not in ("", me)
+        }
+        if not held:
+            return
+        try:
+            alive = await self.store.nodes_alive(sorted({node for _, _, node, _ in held}))
+        except StoreError:
+            return
+        # Gone on two sweeps in a row: a node that was slow to renew (Redis just came
+        # back, say) is not taken for dead.
+        missing = {node for _, _, node, _ in held} - alive
+        dead, self._suspects = missing & self._suspects, missing
+        for runtime, seat, node, session in held:
+            if node in dead:
+                log.info(
+                    "table %s: seat %d was held through node %s, gone", runtime.table_id, seat, node
+                )
+                with contextlib.suppress(tr.TableRefused):
+                    await runtime.transact(away(seat, session))
 
     async def _unload_idle(self) -> None:
         """Let go of tables that no local connection follows and that this node does not

@@ -397,6 +397,21 @@ class RedisStore:
     async def release_leases(self, table_ids: list[str], owner: str) -> None:
         await self._each_table(self._release, keys.lease, table_ids, [owner])
 
+    # ------------------------------------------------------------ node heartbeats
+
+    async def heartbeat(self, node_id: str, ttl_ms: int) -> None:
+        await self.call(lambda: self.client.set(keys.node(node_id), b"1", px=ttl_ms))
+
+    async def nodes_alive(self, node_ids: list[str]) -> set[str]:
+        if not node_ids:
+            return set()
+
+        async def exists(node_id: str) -> bool:
+            return bool(await self.call(lambda: self.client.exists(keys.node(node_id))))
+
+        found = await asyncio.gather(*(exists(n) for n in node_ids))
+        return {n for n, alive in zip(node_ids, found, strict=True) if alive}
+
     # ------------------------------------------------------------ followers
 
     async def follow(self, table_ids: list[str]) -> None:

@@ -89,6 +89,14 @@ class TableStore(Protocol):
         """``release_lease`` for several tables at once (one round trip on Redis)."""
         ...
 
+    async def heartbeat(self, node_id: str, ttl_ms: int) -> None:
+        """This node lives for ``ttl_ms`` more (renewed with its leases)."""
+        ...
+
+    async def nodes_alive(self, node_ids: list[str]) -> set[str]:
+        """Those of ``node_ids`` whose heartbeat has not expired."""
+        ...
+
     async def ping(self) -> bool: ...
 
     async def close(self) -> None: ...
@@ -110,6 +118,7 @@ class MemoryStore:
         self._events: dict[str, list[StoredEvent]] = {}
         self._listeners: dict[str, list[Listener]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
+        self._alive: dict[str, float] = {}
 
     async def create(self, table: TableData) -> None:
         if table.table_id in self._tables:
@@ -181,6 +190,13 @@ class MemoryStore:
     async def release_leases(self, table_ids: list[str], owner: str) -> None:
         for table_id in table_ids:
             await self.release_lease(table_id, owner)
+
+    async def heartbeat(self, node_id: str, ttl_ms: int) -> None:
+        self._alive[node_id] = time.monotonic() + ttl_ms / 1000
+
+    async def nodes_alive(self, node_ids: list[str]) -> set[str]:
+        now = time.monotonic()
+        return {n for n in node_ids if self._alive.get(n, 0.0) > now}
 
     async def ping(self) -> bool:
         return True

@@ -28,6 +28,7 @@ class SeatData(Data):
     token_hash: str | None = None
     dropped_at_ms: int | None = None  # the human's connection was lost then (None: present)
     session: int = 0  # grows with each join or resume: older connections of the seat must go
+    node: str = ""  # the node whose connection holds the seat ("": not known)
 
 
 class DealData(Data):

@@ -67,7 +67,12 @@ def check_invite(data: TableData, invite: str | None) -> None:
 
 
 def join(
-    data: TableData, state: engine.Deal | None, seat: int | None, name: str, now_ms: int
+    data: TableData,
+    state: engine.Deal | None,
+    seat: int | None,
+    name: str,
+    now_ms: int,
+    node: str = "",
 ) -> Change:
     """Take a free seat (an empty one, or an AI-filled one between deals). Result: the token.
 
@@ -98,6 +103,7 @@ def join(
         token_hash=token_hash,
         dropped_at_ms=None,
         session=data.seats[seat].session + 1,
+        node=node,
     )
     change = Change(data.model_copy(update={"seats": seats}), state, result=(seat, token))
     _seat_changed(change, seat)
@@ -136,15 +142,15 @@ def seat_of_token(data: TableData, token: str) -> int:
     raise TableRefused("bad_token", "the seat token is unknown or no longer valid")
 
 
-def present(data: TableData, state: engine.Deal | None, seat: int) -> Change:
-    """The seat's player is (back) online: the AI hands the seat back.
+def present(data: TableData, state: engine.Deal | None, seat: int, node: str = "") -> Change:
+    """The seat's player is (back) online, through ``node``: the AI hands the seat back.
 
     The seat's session grows, so that any older connection of the seat, on any
     node, is told it was replaced. Result: the new session number.
     """
     was_away = data.seats[seat].dropped_at_ms is not None
     session = data.seats[seat].session + 1
-    seats = data.with_seat(seat, dropped_at_ms=None, session=session)
+    seats = data.with_seat(seat, dropped_at_ms=None, session=session, node=node)
     change = Change(data.model_copy(update={"seats": seats}), state, result=session)
     if was_away:
         _seat_changed(change, seat)
