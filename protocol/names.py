@@ -60,6 +60,26 @@ def clean_name(text: str, max_length: int) -> str:
     return name
 
 
+def sanitize(text: str, max_length: int) -> str:
+    """A name stored before these rules, made showable: what ``clean_name`` would refuse
+    becomes U+FFFD, extra marks go, and the rest is cut to ``max_length``.
+
+    >>> sanitize("evil\x1b]52;c;x\x07", 40)
+    'evil\ufffd]52;c;x\ufffd'
+    """
+    kept = "".join(
+        "\ufffd" if unicodedata.category(char) in REFUSED_CATEGORIES else char for char in text
+    )
+    name = " ".join(unicodedata.normalize("NFKC", kept).split())
+    out: list[str] = []
+    marks = 0
+    for char in name:
+        marks = marks + 1 if unicodedata.combining(char) else 0
+        if marks <= MAX_MARKS:
+            out.append(char)
+    return "".join(out)[:max_length]
+
+
 def _validator(max_length: int) -> AfterValidator:
     def check(text: str) -> str:
         try:

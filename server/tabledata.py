@@ -11,11 +11,12 @@ import hashlib
 import secrets
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
 from protocol import models as m
 from protocol.convert import action_of
+from protocol.names import PLAYER_NAME_MAX, TABLE_NAME_MAX, sanitize
 
 
 class Data(BaseModel):
@@ -29,6 +30,13 @@ class SeatData(Data):
     dropped_at_ms: int | None = None  # the human's connection was lost then (None: present)
     session: int = 0  # grows with each join or resume: older connections of the seat must go
     node: str = ""  # the node whose connection holds the seat ("": not known)
+
+    # Names are checked on the wire (protocol/names.py); a table stored before that still
+    # loads, its names made showable.
+    @field_validator("name")
+    @classmethod
+    def _stored_name(cls, name: str) -> str:
+        return sanitize(name, PLAYER_NAME_MAX)
 
 
 class DealData(Data):
@@ -68,6 +76,13 @@ class TableData(Data):
     # refuses changes built on them, and a node can tell an update that does not follow
     # what it has (see ``TableRuntime.apply_update``). Empty for tables stored before.
     commits: list[str] = Field(default_factory=list)
+
+    @field_validator("options", mode="before")
+    @classmethod
+    def _stored_name(cls, options: Any) -> Any:
+        if isinstance(options, dict) and isinstance(options.get("name"), str):
+            return {**options, "name": sanitize(options["name"], TABLE_NAME_MAX)}
+        return options
 
     @property
     def commit(self) -> str:

@@ -6,8 +6,11 @@ Before, a player's name could carry an OSC 52 escape (a clipboard write) that
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from protocol import models as m
 from protocol.names import BadName, clean_name
 
 from ..server.wire import WireClient
@@ -75,3 +78,16 @@ def test_clean_name_keeps_letters_of_every_script_and_says_what_it_refuses() -> 
         clean_name("evil\x1b]52;c;x\x07", 40)
     with pytest.raises(BadName, match="at most 40"):
         clean_name("ﷺ" * 3, 40)  # one character that NFKC makes 18
+
+
+def test_a_table_stored_before_the_rules_still_loads_its_names_made_showable() -> None:
+    """A Redis node upgraded under old tables: one bad name must not break its lobby."""
+    from server.tabledata import TableData
+
+    stored = TableData(table_id="old", options=m.TableOptions()).model_dump(mode="json")
+    stored["options"]["name"] = "evil\x1b]52;c;aGk=\x07"
+    stored["seats"][1] = {**stored["seats"][1], "occupant": "human", "name": "Bob\u202egnp"}
+    loaded = TableData.model_validate_json(json.dumps(stored))
+    assert loaded.options.name == "evil\ufffd]52;c;aGk=\ufffd"
+    assert loaded.seats[1].name == "Bob\ufffdgnp"
+    assert loaded.summary().options.name == loaded.options.name
