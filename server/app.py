@@ -17,6 +17,7 @@ import signal
 from collections import Counter
 from collections.abc import Sequence
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
@@ -30,6 +31,9 @@ from .connection import Connection
 from .node import Node
 from .settings import Settings
 from .store import MemoryStore, TableStore
+
+if TYPE_CHECKING:
+    from .archive import Archive
 
 log = logging.getLogger("tarot.server")
 MAX_WS_MESSAGE = 1024 * 1024  # larger frames close the connection (abuse); 64 KiB gets an error
@@ -82,9 +86,13 @@ class App:
         return f"ws://{self.node.settings.host}:{self.port}/"
 
     @classmethod
-    async def start(cls, settings: Settings, store: TableStore | None = None) -> App:
+    async def start(
+        cls, settings: Settings, store: TableStore | None = None, archive: Archive | None = None
+    ) -> App:
+        """``archive``: where finished deals go (``tarot serve`` opens the history's)."""
         store = store or await make_store(settings)
         node = Node(settings, store)
+        node.archive = archive
         await node.start()
         app: App | None = None
 
@@ -241,10 +249,14 @@ class App:
             await self.metrics_server.wait_closed()
         await self.node.stop()
         await self.node.store.close()
+        if self.node.archive is not None:
+            await self.node.archive.close()
 
 
 async def run_server(settings: Settings) -> None:
-    app = await App.start(settings)
+    from .archive import Archive  # SQLAlchemy: only for the server that keeps a history
+
+    app = await App.start(settings, archive=await Archive.open(settings.db_url))
     collector.settle()
     log.info(
         "serving on http://%s:%d/ (store: %s)",

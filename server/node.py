@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from protocol import models as m
 
@@ -24,6 +25,9 @@ from .settings import Settings
 from .store import Listener, StoreError, TableStore, Update
 from .table import Build, TableRuntime
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
+
+if TYPE_CHECKING:
+    from .archive import Archive  # SQLAlchemy only where the history is kept
 
 log = logging.getLogger("tarot.node")
 LOST_HEALTH_SECONDS = 60.0
@@ -58,6 +62,7 @@ class Node:
         self.lobby = Lobby(self)
         self._leases_task: asyncio.Task[None] | None = None
         self.draining = False
+        self.archive: Archive | None = None  # finished deals to the history (``tarot serve``)
 
     # ------------------------------------------------------------ lifecycle
 

@@ -76,6 +76,7 @@ class TableRuntime:
         # Keyed by commit id: another node's update of the same version (its commit won,
         # ours will be refused) must not be given our state.
         self._own: tuple[str, engine.Deal | None] = ("", None)
+        self._archive(None, None)  # a deal over when loaded: its writer may have died
 
     @property
     def table_id(self) -> str:
@@ -160,7 +161,9 @@ class TableRuntime:
             state = self._own[1]
         if state is None:
             state = self._state_for(table)
+        before, before_state = self.data, self.state
         self.data, self.state = table, state
+        self._archive(before, before_state)
         self.quiet_since = time.monotonic()
         self.driver.changed()
         for sub in list(self.subscribers):
@@ -170,6 +173,11 @@ class TableRuntime:
         delivery.known = table.seq
         outs = delivery.set_turn(self._turn(update.events))
         self._carry(outs + delivery.receive(update.events))
+
+    def _archive(self, before: TableData | None, before_state: engine.Deal | None) -> None:
+        """Hand the history what finished between ``before`` and now (server/archive.py)."""
+        if self.node.archive is not None:
+            self.node.archive.seen(before, before_state, self.data, self.state)
 
     def _turn(self, events: list[StoredEvent]) -> Turn | None:
         """The table's current turn; ``events`` are those that just brought it here."""
@@ -203,6 +211,7 @@ class TableRuntime:
         )
         self.data = table
         self.state = deal_state(table.deal) if table.deal else None
+        self._archive(None, None)
         self.delivery.restart(table.seq)
         self.delivery.turn = self._turn([])
         self.driver.changed()

@@ -44,6 +44,7 @@ class DealData(Data):
     dealer: int
     seed: str  # secret until the deal's record is published
     actions: list[dict[str, Any]] = Field(default_factory=list)  # {"seat": s, "action": {...}}
+    started_ms: int = 0  # when it was dealt (0: stored before this was kept)
 
 
 class StoredEvent(Data):
@@ -64,6 +65,9 @@ class TableData(Data):
     dealer: int = 0  # the next deal's dealer
     totals: list[m.Points] = Field(default_factory=lambda: list[m.Points]([0, 0, 0, 0]))
     played: int = 0  # deals scored (cancelled ones excluded)
+    # Deals dealt, cancelled ones included: the current deal is the table's ``dealt - 1``th
+    # from 0, the key of its row in the history database (a re-deal keeps ``number``).
+    dealt: int = 0
     deal: DealData | None = None
     ready: list[bool] = Field(default_factory=lambda: [False] * 4)
     deal_over_ms: int | None = None  # when the current deal ended

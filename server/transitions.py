@@ -217,10 +217,16 @@ def begin_deal(change: Change, now_ms: int) -> None:
     """
     data = change.data
     number = data.played + 1
-    deal = DealData(number=number, dealer=data.dealer, seed=new_seed())
+    deal = DealData(number=number, dealer=data.dealer, seed=new_seed(), started_ms=now_ms)
     state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
     change.data = data.model_copy(
-        update={"deal": deal, "ready": [False] * 4, "deal_over_ms": None, "next_deal_ms": None}
+        update={
+            "deal": deal,
+            "dealt": data.dealt + 1,
+            "ready": [False] * 4,
+            "deal_over_ms": None,
+            "next_deal_ms": None,
+        }
     )
     change.state = state
     change.emit(m.DealStartedEvent(deal_number=number, dealer=deal.dealer))

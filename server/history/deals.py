@@ -150,6 +150,14 @@ async def store_table(engine: AsyncEngine, table: FinishedTable) -> bool:
         return (await conn.execute(statement)).rowcount == 1
 
 
+async def played_sheets(engine: AsyncEngine, table_id: str) -> list[dict[str, Any]]:
+    """The sheets of the table's stored deals that were played (not cancelled), in order."""
+    query = select(deals.c.sheet).where(deals.c.table_id == table_id).order_by(deals.c.deal_number)
+    async with reachable(), engine.connect() as conn:
+        sheets = (await conn.execute(query)).scalars().all()
+    return [sheet for sheet in sheets if sheet.get("status") != "cancelled"]
+
+
 @dataclass(frozen=True, slots=True)
 class StoredDeal:
     table_id: str

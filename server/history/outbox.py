@@ -8,36 +8,62 @@ in memory until the database returns and none is lost. Writes are
 idempotent (``deals.store_deal``), so a write whose answer was lost is simply
 tried again. A deal the database refuses for what it is (``BadRecord``) can
 never be written: it is logged and dropped instead of blocking the others.
+
+A finished table waits behind its deals: its series is read from the stored
+deals when it is written (``series`` empty), and while fewer are stored than
+it played (another node's outbox may still hold some) it is tried again,
+for ``table_wait`` seconds at most, then stored with what is there. With
+``migrate_first`` the writer first brings the schema to head (a node that
+started while the database was down).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import time
 from collections import deque
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .deals import FinishedDeal, checked, store_deal
+from .database import migrate
+from .deals import FinishedDeal, FinishedTable, checked, played_sheets, store_deal, store_table
 from .errors import BadRecord, DatabaseUnavailable
 
 log = logging.getLogger("tarot.history")
 RETRY_FIRST = 0.05
 RETRY_MAX = 5.0
+TABLE_WAIT = 60.0
+
+
+class _Incomplete(Exception):
+    """A finished table whose deals are not all stored yet."""
 
 
 class DealWriter:
     """Writes finished deals to the history database, in order, each exactly once."""
 
-    def __init__(self, engine: AsyncEngine, *, retry_max: float = RETRY_MAX) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        *,
+        retry_max: float = RETRY_MAX,
+        migrate_first: bool = False,
+        table_wait: float = TABLE_WAIT,
+    ) -> None:
         self._engine = engine
-        self._outbox: deque[FinishedDeal] = deque()
+        self._outbox: deque[FinishedDeal | FinishedTable] = deque()
+        self._migrated = not migrate_first
+        self._table_wait = table_wait
+        self._waiting_since: float | None = None  # the head table's first incomplete try
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
         self._retry_max = retry_max
         self._task: asyncio.Task[None] | None = None
         self.stored = 0  # deals this writer stored (a deal already there is not counted)
+        self.tables = 0  # finished tables this writer stored
         self.failures = 0  # writes the database did not answer
 
     def __len__(self) -> int:
@@ -47,9 +73,10 @@ class DealWriter:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="history-writer")
 
-    def submit(self, deal: FinishedDeal) -> None:
-        """Queue ``deal`` (checked now: a bad one is refused here, ``BadRecord``)."""
-        self._outbox.append(checked(deal))
+    def submit(self, item: FinishedDeal | FinishedTable) -> None:
+        """Queue a finished deal (checked now: a bad one is refused here, ``BadRecord``)
+        or a finished table."""
+        self._outbox.append(checked(item) if isinstance(item, FinishedDeal) else item)
         self._idle.clear()
         self._wake.set()
 
@@ -74,10 +101,13 @@ class DealWriter:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            deal = self._outbox[0]
+            item = self._outbox[0]
             try:
-                if await store_deal(self._engine, deal):
-                    self.stored += 1
+                await self._write(item)
+            except _Incomplete:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._retry_max)
+                continue
             except DatabaseUnavailable as e:
                 self.failures += 1
                 if delay == RETRY_FIRST:
@@ -88,4 +118,30 @@ class DealWriter:
             except BadRecord as e:  # cannot happen for a checked deal, unless the schema says no
                 log.error("history: deal dropped, the database refuses it: %s", e)
             self._outbox.popleft()
+            self._waiting_since = None
             delay = RETRY_FIRST
+
+    async def _write(self, item: FinishedDeal | FinishedTable) -> None:
+        if not self._migrated:
+            await migrate(self._engine)
+            self._migrated = True
+        if isinstance(item, FinishedDeal):
+            if await store_deal(self._engine, item):
+                self.stored += 1
+            return
+        if not item.series and item.deals_played:
+            series = await played_sheets(self._engine, item.table_id)
+            now = time.monotonic()
+            if len(series) < item.deals_played:
+                self._waiting_since = self._waiting_since or now
+                if now - self._waiting_since < self._table_wait:
+                    raise _Incomplete
+                log.warning(
+                    "history: table %s stored with %d of its %d deals",
+                    item.table_id,
+                    len(series),
+                    item.deals_played,
+                )
+            item = dataclasses.replace(item, series=series)
+        if await store_table(self._engine, item):
+            self.tables += 1
