@@ -41,3 +41,9 @@ def deal_from(monkeypatch: pytest.MonkeyPatch, chosen: Iterator[str]) -> None:
 
 def where(label: str, wanted: Callable[[str], bool]) -> Iterator[str]:
     return (seed for seed in seeds(label) if wanted(seed))
+
+
+def petit_sec_first(monkeypatch: pytest.MonkeyPatch, label: str) -> None:
+    """The first deal is a petit sec, dealt again at once; the deals after it are ordinary."""
+    first = next(where(f"{label}-petit-sec", petit_sec))
+    deal_from(monkeypatch, itertools.chain([first], where(label, ordinary)))

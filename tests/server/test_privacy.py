@@ -11,10 +11,11 @@ import asyncio
 import random
 from typing import Any
 
-import engine
-from engine import CODES
-from protocol.convert import view_model
+import pytest
 
+from engine import CODES
+
+from ..deal_seeds import petit_sec_first
 from .test_tables import create, seat_four
 from .wire import Message, WireClient, is_event, play_until
 
@@ -111,55 +112,48 @@ class Knowledge:
 
 async def test_no_message_leaks_a_hidden_card_over_many_deals(url: str) -> None:
     for table_number in range(2):
-        host = await WireClient.open(url)
-        table_id = await create(host, deals=3)
-        spectator = await WireClient.open(url, "msgpack")
-        await spectator.request({"type": "watch", "table_id": table_id}, "watching")
-        clients = await seat_four(url, table_id, ("json", "msgpack", "json", "msgpack"))
-
-        async def play(client: WireClient, seed: int) -> None:
-            rng = random.Random(seed)
-            while True:
-                message = await play_until(
-                    client, lambda m: is_event("score")(m) or is_event("table_over")(m), rng
-                )
-                if message["event"]["kind"] == "table_over":
-                    return
-                await client.send({"type": "next_deal"})
-
-        await asyncio.gather(*(play(c, 10 * table_number + i) for i, c in enumerate(clients)))
-        await spectator.until(is_event("table_over"), timeout=60)
-        for connection, seat in [*((c, i) for i, c in enumerate(clients)), (spectator, None)]:
-            knowledge = Knowledge(seat)
-            checked = 0
-            for message in connection.received:
-                if message["type"] == "snapshot" and message["view"] is None:
-                    continue
-                knowledge.check(message)
-                checked += 1
-            assert checked > 100
+        await play_and_check(url, table_number)
 
 
-def cancelled_deal(dealer: int) -> engine.Deal:
-    """The first seeded deal cancelled at the deal itself (a petit sec, R3)."""
-    return next(d for d in map(lambda s: engine.new_deal(dealer, s), range(10**5)) if d.cancelled)
+async def test_no_message_leaks_when_the_first_deal_is_a_petit_sec(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last seat to join starts the table, so its snapshot shows the petit sec over,
+    hand and all, before the re-deal: that hand is not the re-deal's (a flaky failure of
+    the test above, on either store, whenever the server's seed dealt one first)."""
+    petit_sec_first(monkeypatch, "privacy")
+    clients = await play_and_check(url, 0)
+    views = [m["view"] for m in clients[3].received if m["type"] == "snapshot"]
+    assert [(v["phase"], v["sheet"]["reason"]) for v in views] == [("done", "petit_sec")]
 
 
-def test_a_cancelled_deal_seen_in_a_snapshot_does_not_count_toward_the_next_record() -> None:
-    """The last seat to join starts the table: when the first deal is a petit sec, its
-    snapshot shows that deal over, hand and all, and the re-deal follows (2 runs in
-    80 of the test above failed so, under load, on either store)."""
-    cancelled, redealt = cancelled_deal(0), engine.new_deal(0, "next")
-    view = view_model(engine.view(cancelled, 3), 1).model_dump(mode="json")
-    hand = [CODES[c] for c in engine.cards_of(redealt.dealt[3])]
-    messages: list[Message] = [
-        {"type": "snapshot", "seq": 12, "view": view},
-        {"type": "event", "event": {"kind": "deal_started", "deal_number": 1, "dealer": 0}},
-        {"type": "event", "event": {"kind": "hand", "seat": 3, "cards": hand}},
-        {"type": "event", "event": {"kind": "score"}},
-        {"type": "event", "event": {"kind": "record", "record": engine.to_record(redealt)}},
-    ]
-    knowledge = Knowledge(3)
-    for message in messages:
-        knowledge.check(message)
-    assert knowledge.known == ALL and not knowledge.own
+async def play_and_check(url: str, table_number: int) -> list[WireClient]:
+    """Four random players and a spectator play a table of 3 deals; every message is checked."""
+    host = await WireClient.open(url)
+    table_id = await create(host, deals=3)
+    spectator = await WireClient.open(url, "msgpack")
+    await spectator.request({"type": "watch", "table_id": table_id}, "watching")
+    clients = await seat_four(url, table_id, ("json", "msgpack", "json", "msgpack"))
+
+    async def play(client: WireClient, seed: int) -> None:
+        rng = random.Random(seed)
+        while True:
+            message = await play_until(
+                client, lambda m: is_event("score")(m) or is_event("table_over")(m), rng
+            )
+            if message["event"]["kind"] == "table_over":
+                return
+            await client.send({"type": "next_deal"})
+
+    await asyncio.gather(*(play(c, 10 * table_number + i) for i, c in enumerate(clients)))
+    await spectator.until(is_event("table_over"), timeout=60)
+    for connection, seat in [*((c, i) for i, c in enumerate(clients)), (spectator, None)]:
+        knowledge = Knowledge(seat)
+        checked = 0
+        for message in connection.received:
+            if message["type"] == "snapshot" and message["view"] is None:
+                continue
+            knowledge.check(message)
+            checked += 1
+        assert checked > 100
+    return clients
