@@ -1,0 +1,77 @@
+"""A table's finished deals as the server hands them over (server/archive.py): a
+cancelled deal and its re-deal are two rows, however many nodes write them."""
+
+from __future__ import annotations
+
+import random
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import engine as game
+from protocol import models as m
+from server import transitions as tr
+from server.archive import Archive
+from server.history import DealWriter
+from server.history.schema import deals, seats, tables
+from server.tabledata import TableData
+
+
+def changes() -> list[tr.Change]:
+    """A one-deal table: its first deal passed out (four passes), the re-deal played out."""
+    data = TableData(table_id="t-redeal", options=m.TableOptions(deals=1, ai_level="expert"))
+    now = 1_000
+    out = [tr.start(data, None, now)]
+    for _ in range(4):
+        last = out[-1]
+        assert last.state is not None
+        now += 10
+        out.append(
+            tr.act(last.data, last.state, game.Bid(last.state.to_act, game.Contract.PASS), now)
+        )
+    last = out[-1]
+    assert last.state is not None and last.state.cancelled
+    out.append(tr.next_deal(last.data, last.state, now + 10))
+    rng = random.Random(5)
+    while not (state := out[-1].state).is_over:  # type: ignore[union-attr]
+        assert state is not None
+        now += 10
+        out.append(tr.act(out[-1].data, state, game.random_action(state, rng), now))
+    assert out[-1].data.status == "finished"
+    return out
+
+
+async def test_a_re_deal_is_another_row_and_two_nodes_write_each_deal_once(
+    engine: AsyncEngine,
+) -> None:
+    steps = changes()
+    writers = [DealWriter(engine), DealWriter(engine)]  # two nodes that both follow the table
+    for writer in writers:
+        writer.start()
+        archive = Archive(writer)
+        before: tr.Change | None = None
+        for step in steps:
+            if before is None:
+                archive.seen(None, None, step.data, step.state)
+            else:
+                archive.seen(before.data, before.state, step.data, step.state)
+            before = step
+    for writer in writers:
+        await writer.flush()
+        await writer.close()
+    assert sum(w.stored for w in writers) == 2 and sum(w.tables for w in writers) == 1
+    async with engine.connect() as conn:
+        stored = (await conn.execute(select(deals).order_by(deals.c.deal_number))).all()
+        seated = (await conn.execute(select(seats).order_by(seats.c.seat))).all()
+        [table] = (await conn.execute(select(tables))).all()
+    assert [(d.table_id, d.deal_number, d.sheet["status"]) for d in stored] == [
+        ("t-redeal", 0, "cancelled"),
+        ("t-redeal", 1, "played"),
+    ]
+    final = steps[-1]
+    assert final.state is not None
+    assert stored[1].record == game.to_record(final.state)
+    assert stored[1].sheet == game.score(final.state).to_json()
+    assert [s.ai_level for s in seated] == ["expert"] * 8
+    assert (table.deals_played, table.series) == (1, [stored[1].sheet])
+    assert table.totals == list(final.data.totals)
