@@ -36,7 +36,8 @@ export function narrate(table, ev, quiet) {
       }
       break;
     case "poignee":
-      line = () => t("log.poignee", { name: who(ev.seat), level: t(`poignee.${ev.level}`) });
+      // Mid-sentence: "shows a simple poignée", not "a Simple poignée".
+      line = () => t("log.poignee", { name: who(ev.seat), level: t(`poignee.${ev.level}`).toLowerCase() });
       announce = line;
       break;
     case "card":

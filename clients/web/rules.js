@@ -182,7 +182,7 @@ const RULES = {
       ],
       [
         "Kaartpunten en bonussen",
-        "Kaartpunten: bouts en koningen = 4,5. Dames = 3,5. Cavaliers = 2,5. Boeren = 1,5. Andere kaarten = 0,5. Het spel telt in totaal 91 punten. De kaartpunten bepalen of de nemer zijn doel haalt. Ze zijn niet de uiteindelijke afrekening.",
+        "Kaartpunten: bouts en koningen = 4,5. Dames = 3,5. Paarden (Cavaliers) = 2,5. Boeren = 1,5. Andere kaarten = 0,5. De kaarten tellen samen 91 punten. De kaartpunten bepalen of de nemer zijn doel haalt. Ze zijn niet de uiteindelijke afrekening.",
         "Petit au bout: de Petit in de laatste slag levert 10 × de vermenigvuldiger van het contract op voor de partij die die slag wint. Eindigt een chelem met de Excuse, dan geldt de voorlaatste slag.",
         "Poignéebonussen gaan naar de partij die het contract wint, niet noodzakelijk naar de partij die de poignée toonde. Poignée- en chelembonussen worden niet met het contract vermenigvuldigd.",
       ],

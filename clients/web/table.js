@@ -330,13 +330,15 @@ export function cardState(code, table, ctx, mode = handMode(table, ctx)) {
 function infoHTML(table, ctx) {
   const d = table.deal;
   const opts = table.summary.options || {};
-  const parts = [];
   const n = d ? d.number : table.summary.deal_number;
   let dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
   if (!n) dealOf = `${t("status.waiting")} · ${opts.deals ? t("lobby.dealsN", { n: opts.deals }) : t("lobby.endlessShort")}`;
   const title = opts.name ? opts.name : t("info.table", { id: table.tableId });
   const dealer = d ? ` · ${t("info.dealer", { name: seatName(table, d.dealer) })}` : "";
-  parts.push(html`<div class="info-head"><div class="info-title">${title}</div><div class="muted">${dealOf}${dealer}</div></div>`);
+  // What matters during play comes first, so that a laptop screen shows it without
+  // scrolling: the contract, the points and target, the scores, the way out; then
+  // the last trick, the log, and the deal's details.
+  const parts = [html`<div class="info-head"><div class="info-title">${title}</div><div class="muted">${dealOf}${dealer}</div></div>`];
   if (d) {
     const chelem = d.chelem ? html` · <span class="tag">${t("info.chelemAnnounced")}</span>` : "";
     const contract =
@@ -344,33 +346,45 @@ function infoHTML(table, ctx) {
         ? html`<strong>${seatLabel(table, d.taker)}</strong> · ${contractLabel(d.contract, true)}${chelem}`
         : html`<span class="muted">${d.phase === "bidding" ? t("info.bidding") : "–"}</span>`;
     parts.push(section(t("info.contract"), contract, "contract"));
-    if (d.bids.length) {
-      const bids = d.bids.map((b) => html`<li><span>${seatLabel(table, b.seat)}</span><span class="${b.contract === "pass" ? "muted" : ""}">${contractLabel(b.contract)}</span></li>`);
-      parts.push(section(t("info.bids"), html`<ul class="bids">${bids}</ul>`, "bids"));
-    }
-    if (d.chien) parts.push(section(t("info.chien"), miniCards(d.chien, ctx), "chien"));
-    if (d.discarded || d.discardTrumps.length) {
-      parts.push(section(t("info.discardTrumps"), miniCards(d.discardTrumps, ctx, t("info.none")), "discard-trumps"));
-    }
-    if (d.discard && table.seat === d.taker) parts.push(section(t("info.myDiscard"), miniCards(d.discard, ctx), "my-discard"));
-    if (d.poignees.length) {
-      const lines = d.poignees.map((p) => html`<div class="poignee-line"><span>${seatLabel(table, p.seat)} · ${t(`poignee.${p.level}`)}</span>${miniCards(p.cards, ctx)}</div>`);
-      parts.push(section(t("info.poignees"), html`${lines}`, "poignees"));
-    }
     if (d.taker !== null && (d.phase === "play" || d.tricks.length)) parts.push(section(t("info.points"), pointsHTML(d), "points"));
-    const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
-    if (last && (!d.trick || d.trick !== last)) {
-      parts.push(section(t("info.lastTrick"), html`${trickLinesHTML(table, last, ctx)}<div class="muted small">${t("trick.wins", { name: seatLabel(table, last.winner) })}</div>`, "last-trick"));
-    }
-    if (d.tricks.length > 1) parts.push(allTricksHTML(table, d, ctx));
   }
   if (table.summary.status !== "waiting" || d) parts.push(section(t("info.scores"), scoresHTML(table), "scores"));
+  const sheet = table.history.length ? html`<button type="button" class="btn small" data-action="show-sheet">${t("sheet.show")}</button>` : "";
+  parts.push(html`<div class="info-actions">${sheet}${leaveHTML(table, ctx)}</div>`);
+  if (d && ctx.inviteLink && table.seat !== null) {
+    // A game under way (a private quick game too) can still be watched: its link.
+    const invite = html`<div class="invite"><input id="invite-link" readonly value="${ctx.inviteLink}" aria-label="${t("info.inviteWatch")}"><button type="button" class="btn small" data-action="copy-invite">${ctx.copied ? t("wait.copied") : t("wait.copy")}</button></div>`;
+    parts.push(section(t("info.inviteWatch"), invite, "invite"));
+  }
+  if (d) parts.push(...dealDetails(table, d, ctx));
   if (ctx.log.length) {
     parts.push(section(t("info.log"), html`<ol class="log">${ctx.log.slice(-8).map((l) => html`<li>${l}</li>`)}</ol>`, "log"));
   }
-  const sheet = table.history.length ? html`<button type="button" class="btn small" data-action="show-sheet">${t("sheet.show")}</button>` : "";
-  parts.push(html`<div class="info-actions">${sheet}${leaveHTML(table, ctx)}</div>`);
   return html`${parts}`;
+}
+
+/** The deal's public information: bids, chien, discard, poignees, tricks. */
+function dealDetails(table, d, ctx) {
+  const parts = [];
+  const last = d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
+  if (last && (!d.trick || d.trick !== last)) {
+    parts.push(section(t("info.lastTrick"), html`${trickLinesHTML(table, last, ctx)}<div class="muted small">${t("trick.wins", { name: seatLabel(table, last.winner) })}</div>`, "last-trick"));
+  }
+  if (d.bids.length) {
+    const bids = d.bids.map((b) => html`<li><span>${seatLabel(table, b.seat)}</span><span class="${b.contract === "pass" ? "muted" : ""}">${contractLabel(b.contract)}</span></li>`);
+    parts.push(section(t("info.bids"), html`<ul class="bids">${bids}</ul>`, "bids"));
+  }
+  if (d.chien) parts.push(section(t("info.chien"), miniCards(d.chien, ctx), "chien"));
+  if (d.discarded || d.discardTrumps.length) {
+    parts.push(section(t("info.discardTrumps"), miniCards(d.discardTrumps, ctx, t("info.none")), "discard-trumps"));
+  }
+  if (d.discard && table.seat === d.taker) parts.push(section(t("info.myDiscard"), miniCards(d.discard, ctx), "my-discard"));
+  if (d.poignees.length) {
+    const lines = d.poignees.map((p) => html`<div class="poignee-line"><span>${seatLabel(table, p.seat)} · ${t(`poignee.${p.level}`)}</span>${miniCards(p.cards, ctx)}</div>`);
+    parts.push(section(t("info.poignees"), html`${lines}`, "poignees"));
+  }
+  if (d.tricks.length > 1) parts.push(allTricksHTML(table, d, ctx));
+  return parts;
 }
 
 /** The card points so far, the discard the taker knows of, and the live target (R15):

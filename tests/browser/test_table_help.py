@@ -201,3 +201,25 @@ async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
         assert leader is not None
         assert await player.page.locator("#centre .trick .slot").count() >= 1
     assert player.errors == []
+
+
+@pytest.mark.timeout(120)
+async def test_a_friend_watches_a_private_quick_game_by_its_link(new_player: NewPlayer) -> None:
+    """Quick games are private and showed no link once started; the spectator's line
+    ended in a dangling dot and the bottom seat showed no backs."""
+    alice = await new_player()
+    await alice.open()
+    await alice.page.click("[data-action=quick-start]")
+    await alice.page.wait_for_selector("#hand .card")
+    link = await alice.page.locator("[data-section=invite] #invite-link").input_value()
+    assert "#join=" in link and "invite=" in link
+    carol = await new_player()
+    await carol.page.goto(link)
+    await carol.page.wait_for_selector("[data-action=watch-invite]")
+    await carol.page.click("[data-action=watch-invite]")
+    await carol.page.wait_for_selector("#seats .seat")
+    await carol.page.wait_for_selector(".seat.pos-bottom .backs .back")
+    status = await carol.text("#prompt")
+    assert status.startswith("You are watching") and not status.rstrip().endswith("·"), status
+    assert await carol.page.locator("#hand .card").count() == 0
+    assert alice.errors == [] and carol.errors == []

@@ -1,0 +1,69 @@
+"""The table at common screen sizes (issue 15.9): no control off-screen, the scores in
+view on a laptop, the screen used on a large monitor. Screenshots go to test-artifacts/
+(layout-WIDTHxHEIGHT.png) for a person to look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import NewPlayer
+
+OFF_SCREEN = """() => {
+    const w = window.innerWidth;
+    const visible = (e) => {
+        const r = e.getBoundingClientRect();
+        const s = getComputedStyle(e);
+        return r.width > 0 && r.height > 0 && s.visibility !== 'hidden';
+    };
+    const controls = [...document.querySelectorAll('button, select, input, summary')]
+        .filter(visible).filter(e => !e.closest('.controls') || e.closest('.topbar.open'));
+    return controls
+        .map(e => [e.dataset.action || e.dataset.card || e.id || e.tagName,
+                   e.getBoundingClientRect()])
+        .filter(([, r]) => r.left < -1 || r.right > w + 1)
+        .map(([name, r]) => `${name} ${Math.round(r.left)}..${Math.round(r.right)}`);
+}"""
+BOX = """(sel) => { const r = document.querySelector(sel)?.getBoundingClientRect();
+    return r ? [r.left, r.top, r.right, r.bottom] : null; }"""
+
+
+async def box(page: Any, selector: str) -> list[float]:
+    found = await page.evaluate(BOX, selector)
+    assert found is not None, selector
+    return list(found)
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("size", [(360, 740), (1366, 768), (1920, 1080)], ids=str)
+async def test_the_table_at_common_sizes_leaves_no_control_off_screen(
+    new_player: NewPlayer, artifacts: Path, size: tuple[int, int]
+) -> None:
+    width, height = size
+    player = await new_player(width=width, height=height, lang="fr")
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until(tricks=2)
+    await player.screenshot(artifacts / f"layout-{width}x{height}.png")
+    assert await player.page.evaluate(OFF_SCREEN) == []
+    hand = await box(player.page, "#hand .hand-cards")
+    assert hand[2] <= width + 1
+    # Every seat's name is readable: "IA 3" is not cut to "I…" in French on a phone.
+    names = await player.page.locator(".seat .name").evaluate_all(
+        "els => els.map(e => [e.innerText, e.scrollWidth <= e.clientWidth + 1])"
+    )
+    assert all(fits for _, fits in names), names
+    if width >= 1366:
+        # During play the scores and the log are on screen, not below the fold.
+        for section in ("[data-section=scores]", "#info .info-actions"):
+            top = (await box(player.page, section))[1]
+            assert top < height, f"{section} starts at {top:.0f} px, below {height}"
+        # The hand is not capped small on a large screen.
+        card = await box(player.page, "#hand .card")
+        assert card[2] - card[0] >= (96 if width >= 1920 else 70), card
+    else:
+        header = await box(player.page, ".topbar")
+        assert header[3] - header[1] <= 80, f"the phone header takes {header[3] - header[1]} px"
+    assert player.errors == []
