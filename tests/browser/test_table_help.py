@@ -223,3 +223,37 @@ async def test_a_friend_watches_a_private_quick_game_by_its_link(new_player: New
     assert status.startswith("You are watching") and not status.rstrip().endswith("·"), status
     assert await carol.page.locator("#hand .card").count() == 0
     assert alice.errors == [] and carol.errors == []
+
+
+@pytest.mark.timeout(120)
+async def test_tap_then_confirm_plays_a_card_only_once_it_is_confirmed(
+    new_player: NewPlayer,
+) -> None:
+    """One tap played a card with no undo; with the setting (on by default on touch
+    screens) a tap lifts the card and a second tap, or its Play button, plays it."""
+    player = await new_player()
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until(tricks=1)  # one-tap play up to here (the helper clicks once)
+    await player.page.check("#setting-confirmCards")  # in the header on a desktop
+    legal = player.legal()["cards"]
+    played = len(player.events("card"))
+    assert await player.click(f'#hand .card[data-card="{legal[0]}"]', position=CARD_SPOT)
+    chosen = await player.page.wait_for_selector("#hand .card.chosen", timeout=5000)
+    assert chosen is not None
+    code = await chosen.get_attribute("data-card")
+    assert code in legal
+    await asyncio.sleep(0.5)
+    assert not [e for e in player.events("card")[played:] if e["seat"] == 0]
+    await player.page.click("#prompt [data-action=play-chosen]")
+    for _ in range(100):
+        if [e for e in player.events("card")[played:] if e["seat"] == 0]:
+            break
+        await asyncio.sleep(0.05)
+    mine = [e for e in player.events("card")[played:] if e["seat"] == 0]
+    assert mine and mine[0]["card"] == code
+    # Remembered across reloads.
+    await player.page.reload()
+    await player.page.wait_for_selector("#conn[data-status=online]")
+    assert await player.page.is_checked("#setting-confirmCards")
+    assert player.errors == []
