@@ -94,6 +94,18 @@ class Archive:
         after_state: engine.Deal | None,
     ) -> None:
         """The table went from ``before`` to ``after`` (None: it was just loaded)."""
+        try:
+            self._seen(before, before_state, after, after_state)
+        except Exception:  # the history must never break play: this runs after a commit
+            log.exception("history: table %s: a finished deal was not queued", after.table_id)
+
+    def _seen(
+        self,
+        before: TableData | None,
+        before_state: engine.Deal | None,
+        after: TableData,
+        after_state: engine.Deal | None,
+    ) -> None:
         # ``before``'s deal matters when this change dealt the next one over it.
         for data, state in ((before, before_state), (after, after_state)):
             if data is None or state is None or not state.is_over or data.dealt < 1:

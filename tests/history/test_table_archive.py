@@ -3,8 +3,11 @@ cancelled deal and its re-deal are two rows, however many nodes write them."""
 
 from __future__ import annotations
 
+import itertools
+import logging
 import random
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -13,13 +16,14 @@ from protocol import models as m
 from server import transitions as tr
 from server.archive import Archive
 from server.history import DealWriter
-from server.history.schema import deals, seats, tables
+from server.history.deals import count_rows
+from server.history.schema import TABLE_ID_MAX, deals, seats, tables
 from server.tabledata import TableData
 
 
-def changes() -> list[tr.Change]:
+def changes(table_id: str = "t-redeal") -> list[tr.Change]:
     """A one-deal table: its first deal passed out (four passes), the re-deal played out."""
-    data = TableData(table_id="t-redeal", options=m.TableOptions(deals=1, ai_level="expert"))
+    data = TableData(table_id=table_id, options=m.TableOptions(deals=1, ai_level="expert"))
     now = 1_000
     out = [tr.start(data, None, now)]
     for _ in range(4):
@@ -75,3 +79,21 @@ async def test_a_re_deal_is_another_row_and_two_nodes_write_each_deal_once(
     assert [s.ai_level for s in seated] == ["expert"] * 8
     assert (table.deals_played, table.series) == (1, [stored[1].sheet])
     assert table.totals == list(final.data.totals)
+
+
+async def test_a_deal_the_history_refuses_is_logged_and_play_goes_on(
+    engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Handing a deal over runs after its commit: a refusal must not raise into the table."""
+    steps = changes("t" * (TABLE_ID_MAX + 1))  # longer than the history keeps
+    writer = DealWriter(engine)
+    writer.start()
+    archive = Archive(writer)
+    with caplog.at_level(logging.ERROR, "tarot.history"):
+        for before, after in itertools.pairwise(steps):
+            archive.seen(before.data, before.state, after.data, after.state)
+    await writer.flush()
+    await writer.close()
+    assert "a finished deal was not queued" in caplog.text
+    assert "a table id has 1-64 characters" in caplog.text
+    assert (await count_rows(engine, ["deals", "seats"])) == {"deals": 0, "seats": 0}
