@@ -174,13 +174,37 @@ export function renderTable() {
   const entry = app.ui.sheetFor !== null ? table.history.find((h) => h.deal_number === app.ui.sheetFor) : null;
   const layer = document.getElementById("sheet-layer");
   const reviewing = app.review && app.ui.reviewOpen && app.review.tableId === table.tableId;
+  const kept = sheetState(layer);
   const opened = setHTML(layer, reviewing ? reviewHTML(table, app.review, ctx) : entry ? sheetHTML(table, entry) : html``);
+  if (opened) restoreSheet(layer, kept);
   if (opened && entry && !layer.contains(document.activeElement)) {
     const primary = layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn");
     if (primary) primary.focus({ preventScroll: true });
   }
   updateTimers();
   if (app.focusTurn) focusTurn();
+}
+
+/** What a redraw of the open sheet would lose: where it was scrolled, which parts were unfolded. */
+function sheetState(layer) {
+  const sheet = layer.querySelector(".sheet");
+  if (!sheet) return null;
+  const open = [...sheet.querySelectorAll("details")].map((d) => d.open);
+  return { kind: sheet.className, deal: sheet.dataset.deal, scroll: sheet.scrollTop, open };
+}
+
+/**
+ * The same sheet drawn again (a review's progress, its next decision, a sheet's "waiting
+ * for"): it neither fades in again nor jumps back to its top, and what was unfolded stays so.
+ */
+function restoreSheet(layer, kept) {
+  const sheet = layer.querySelector(".sheet");
+  if (!kept || !sheet || sheet.className !== kept.kind || sheet.dataset.deal !== kept.deal) return;
+  sheet.closest(".overlay")?.classList.add("redrawn");
+  sheet.querySelectorAll("details").forEach((d, i) => {
+    if (i < kept.open.length) d.open = kept.open[i];
+  });
+  sheet.scrollTop = kept.scroll;
 }
 
 /** A new turn: bring the keyboard focus to it, unless the player is busy elsewhere. */

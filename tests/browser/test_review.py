@@ -82,3 +82,46 @@ async def test_review_this_deal_steps_through_the_marks_and_the_graph(
     await player.page.wait_for_selector(".sheet.review[data-status=done]")
     assert len([f for f in player.frames if f.get("type") == "deal_review"]) == sent
     assert not player.errors, player.errors
+
+
+SHEET_STATE = """() => {
+    const s = document.querySelector('.sheet.review');
+    return {
+        scroll: s.scrollTop,
+        bottom: s.scrollHeight - s.clientHeight,
+        unfolded: s.querySelector('details').open,
+        fade: getComputedStyle(s.closest('.overlay')).animationName,
+    };
+}"""
+
+
+async def test_stepping_through_a_review_on_a_phone_keeps_its_scroll_and_unfolded_parts(
+    new_player: NewPlayer, server: App, artifacts: Path
+) -> None:
+    server.node.reviews = Reviews(BotRunner(1), budget_ms=20.0)
+    player = await new_player(width=360, height=740)
+    await player.open()
+    await player.page.locator("#quick-ai").select_option("basic")
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until("sheet", bid="pass", timeout=110)
+    await player.page.click(".sheet [data-action=review-deal]")
+    await player.page.wait_for_selector(".sheet.review[data-status=done]", timeout=110000)
+
+    # Unfold "Per player", scroll down to the step buttons, step on: a phone's player
+    # stays where the buttons are (the sheet used to be redrawn from its top, folded,
+    # fading in again at each decision and each progress message).
+    await player.page.click(".sheet.review details summary")
+    top = await player.page.evaluate(
+        "() => { const s = document.querySelector('.sheet.review');"
+        " s.scrollTop = s.scrollHeight; return s.scrollTop; }"
+    )
+    assert top > 50, "the review fits the phone's screen: nothing to scroll"
+    step = await player.page.evaluate(STEP)
+    await player.page.click("[data-action=review-next]")
+    assert await player.page.evaluate(STEP) == step + 1
+    state = await player.page.evaluate(SHEET_STATE)
+    # (a shorter decision may leave less to scroll: the sheet is then at its bottom)
+    assert state["scroll"] == min(top, state["bottom"]) > 0, state
+    assert (state["unfolded"], state["fade"]) == (True, "none"), state
+    await player.screenshot(artifacts / "review-phone-next.png")
+    assert not player.errors, player.errors
