@@ -193,7 +193,9 @@ class TableApp(App[list[m.Points] | None]):
             self.declined_poignee = False
             self.awaiting_next = False
         elif isinstance(event, m.ScoreEvent):
-            self.log_line(render.sheet_text(state, event.sheet).plain)
+            # one log line per line of the sheet (names in it are already printable)
+            for line in render.sheet_text(state, event.sheet).plain.splitlines():
+                self.log_line(line)
         elif isinstance(event, m.RecordEvent):
             played = bool(state.sheets) and state.sheets[-1].status == "played"
             self.awaiting_next = played and not state.over

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from cli.main import main
 from clients.python import Bot, Client, TableState, play_table
@@ -115,6 +115,11 @@ async def test_tarot_play_plays_a_series_on_its_own_local_server() -> None:
             seen = await play_by_keys(pilot, app)
         assert {"bid", "play", "next"} <= seen
         assert app.server is not None  # it started its own
+        # The score sheet is logged line by line: its own line breaks are not drawn as
+        # the mark that stands for a server's control character.
+        logged = [line.text.strip() for line in app.query_one("#log", RichLog).lines]
+        assert logged.count("Score sheet") == 2, logged[-8:]
+        assert not [line for line in logged if "\ufffd" in line], logged[-8:]
         assert "Table over" in shown(app, "#prompt") or "over" in app.decision.prompt
         assert "Totals:" in shown(app, "#header")
         state = app.state
