@@ -79,6 +79,14 @@ def _is_shared_redis(address: Any) -> bool:
     return bool(same_host and port == SHARED_REDIS_ADDRESS[1])
 
 
+@pytest.fixture(autouse=True, scope="session")
+def history_of_the_tests(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Servers the tests start (``tarot serve`` in a process) keep their history in a file
+    of the test session's, never in the user's default database (nor one in TAROT_DB_URL)."""
+    path = tmp_path_factory.mktemp("history") / "history.sqlite3"
+    os.environ["TAROT_DB_URL"] = f"sqlite:///{path}"
+
+
 @pytest.fixture(autouse=True)
 def redis_marker_guard(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
     """Outside the ``redis`` tests, connecting to the shared test Redis fails the test.

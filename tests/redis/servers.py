@@ -203,7 +203,7 @@ class Node:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         env.pop("TAROT_REDIS_URL", None)
         # Each test's nodes keep their history beside their logs (not in the user's home).
-        env.setdefault("TAROT_DB_URL", f"sqlite:///{self.log.parent / 'history.sqlite3'}")
+        env["TAROT_DB_URL"] = f"sqlite:///{self.log.parent / 'history.sqlite3'}"
         with self.log.open("a") as log:  # the child keeps its own descriptor
             self.process = subprocess.Popen(
                 args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=log, text=True
