@@ -15,15 +15,22 @@ migrated database matches it.
   deal dealt at the table from 0, a cancelled one included (it is re-dealt
   under the same number *of play*, but it is another deal).
 - ``seats``: who sat where in each deal: an account, a guest name or an AI level.
+- ``ratings``: each rated account's rating and its number of rated deals
+  (docs/RATINGS.md); ``rating_changes``: what each deal did to each account's
+  rating; ``rated_deals``: every deal the ratings have looked at, once
+  (``rated`` false for a deal with a guest, or cancelled), which keeps a deal
+  from moving a rating twice.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -109,4 +116,46 @@ seats = Table(
     ),
     Index("ix_seats_account_id", "account_id"),
     Index("ix_seats_guest_name", "guest_name"),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_rating", "rating"),
+)
+
+rated_deals = Table(
+    "rated_deals",
+    metadata,
+    Column("table_id", String(TABLE_ID_MAX), primary_key=True),
+    Column("deal_number", Integer, primary_key=True),
+    Column("rated", Boolean, nullable=False),
+    Column("rated_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(
+        ["table_id", "deal_number"], ["deals.table_id", "deals.deal_number"], ondelete="CASCADE"
+    ),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("table_id", String(TABLE_ID_MAX), primary_key=True),
+    Column("deal_number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("deals_after", Integer, nullable=False),
+    Column("rated_at", DateTime(timezone=True), nullable=False),
+    ForeignKeyConstraint(
+        ["table_id", "deal_number"],
+        ["rated_deals.table_id", "rated_deals.deal_number"],
+        ondelete="CASCADE",
+    ),
+    CheckConstraint("seat >= 0 AND seat < 4", name="ck_rating_changes_seat"),
+    Index("ix_rating_changes_account_id", "account_id", "rated_at"),
 )

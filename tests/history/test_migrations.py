@@ -15,6 +15,7 @@ from server.history.database import alembic_config, current_revision
 from server.history.schema import metadata
 
 TABLES = {"accounts", "sessions", "tables", "deals", "seats"}
+TABLES |= {"ratings", "rated_deals", "rating_changes"}  # 0002, the ratings
 
 
 def _heads() -> set[str]:

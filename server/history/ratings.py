@@ -1,0 +1,229 @@
+"""Ratings in the database: each stored deal of a rated table moves its accounts' ratings once.
+
+A deal is rated when every seat is an account or a calibrated AI level, at
+least one is an account and no account sits twice (a guest, an unknown
+occupant or an uncalibrated AI makes the deal unrated; so does a cancelled
+deal). AI seats take their fixed ratings (``rating_ai``) and never move;
+accounts start at ``START``.
+
+Exactly once: rating a deal first inserts its ``rated_deals`` row with ``ON
+CONFLICT DO NOTHING``, in the transaction that then changes the ratings, so a
+second call (another node, a retry whose first answer was lost) finds the row
+and changes nothing. The accounts' rows are locked (``FOR UPDATE`` on
+PostgreSQL; SQLite has one writer at a time) in id order, so two tables'
+deals that share a player do not lose each other's change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import Table, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .guard import reachable
+from .rating_ai import ai_rating
+from .rating_model import Rating, seat_scores, updated
+from .schema import deals, rated_deals, rating_changes, ratings, seats
+
+Clock = Callable[[], datetime]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _insert(conn: AsyncConnection, table: Table) -> postgresql.Insert | sqlite.Insert:
+    """The dialect's INSERT, the one with ``on_conflict_do_nothing``."""
+    if conn.dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What one deal did to one account's rating."""
+
+    table_id: str
+    deal_number: int
+    seat: int
+    account_id: int
+    before: float
+    after: float
+    deals: int  # the account's rated deals after this one
+    rated_at: datetime
+
+
+async def rate_deal(
+    engine: AsyncEngine, table_id: str, deal_number: int, *, clock: Clock = _now
+) -> tuple[RatingChange, ...] | None:
+    """Rate the stored deal once: its accounts' changes (empty for an unrated deal),
+    or None if it was rated before (or is not stored)."""
+    async with reachable(), engine.begin() as conn:
+        return await _rate(conn, table_id, deal_number, clock())
+
+
+async def rate_pending(engine: AsyncEngine, *, clock: Clock = _now) -> int:
+    """Rate every stored deal not yet rated, oldest first; how many were looked at."""
+    query = (
+        select(deals.c.table_id, deals.c.deal_number)
+        .outerjoin(
+            rated_deals,
+            (rated_deals.c.table_id == deals.c.table_id)
+            & (rated_deals.c.deal_number == deals.c.deal_number),
+        )
+        .where(rated_deals.c.table_id.is_(None))
+        .order_by(deals.c.finished_at, deals.c.table_id, deals.c.deal_number)
+    )
+    async with reachable(), engine.connect() as conn:
+        pending = (await conn.execute(query)).all()
+    done = 0
+    for table_id, deal_number in pending:
+        if await rate_deal(engine, table_id, deal_number, clock=clock) is not None:
+            done += 1
+    return done
+
+
+async def _rate(
+    conn: AsyncConnection, table_id: str, deal_number: int, when: datetime
+) -> tuple[RatingChange, ...] | None:
+    sheet = (
+        await conn.execute(
+            select(deals.c.sheet).where(
+                deals.c.table_id == table_id, deals.c.deal_number == deal_number
+            )
+        )
+    ).scalar_one_or_none()
+    if sheet is None:
+        return None
+    marker = (
+        _insert(conn, rated_deals)
+        .values(table_id=table_id, deal_number=deal_number, rated=False, rated_at=when)
+        .on_conflict_do_nothing()
+    )
+    if (await conn.execute(marker)).rowcount != 1:
+        return None
+    scores = seat_scores(sheet)
+    occupants = (
+        await conn.execute(
+            select(seats.c.seat, seats.c.account_id, seats.c.guest_name, seats.c.ai_level)
+            .where(seats.c.table_id == table_id, seats.c.deal_number == deal_number)
+            .order_by(seats.c.seat)
+        )
+    ).all()
+    fixed = [None if row.ai_level is None else ai_rating(row.ai_level) for row in occupants]
+    accounts = [row.account_id for row in occupants]
+    if (
+        scores is None
+        or len(occupants) != 4
+        or not any(a is not None for a in accounts)
+        or len({a for a in accounts if a is not None}) != sum(a is not None for a in accounts)
+        or any(a is None and f is None for a, f in zip(accounts, fixed, strict=True))
+    ):
+        return ()
+    current = await _locked_ratings(conn, sorted({a for a in accounts if a is not None}), when)
+    before = [current[a] if a is not None else f for a, f in zip(accounts, fixed, strict=True)]
+    assert all(b is not None for b in before)
+    after = updated([b for b in before if b is not None], scores)
+    changes = tuple(
+        RatingChange(table_id, deal_number, seat, a, b.value, n.value, n.deals, when)
+        for seat, (a, b, n) in enumerate(zip(accounts, before, after, strict=True))
+        if a is not None and b is not None
+    )
+    await _write(conn, changes)
+    await conn.execute(
+        update(rated_deals)
+        .where(rated_deals.c.table_id == table_id, rated_deals.c.deal_number == deal_number)
+        .values(rated=True)
+    )
+    return changes
+
+
+async def _locked_ratings(
+    conn: AsyncConnection, account_ids: Sequence[int], when: datetime
+) -> dict[int, Rating]:
+    """The accounts' ratings, a new account's row created at ``START``, locked for this
+    transaction."""
+    for account_id in account_ids:
+        fresh = Rating()
+        await conn.execute(
+            _insert(conn, ratings)
+            .values(account_id=account_id, rating=fresh.value, deals=0, updated_at=when)
+            .on_conflict_do_nothing()
+        )
+    query = (
+        select(ratings.c.account_id, ratings.c.rating, ratings.c.deals)
+        .where(ratings.c.account_id.in_(account_ids))
+        .order_by(ratings.c.account_id)
+    )
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    rows = (await conn.execute(query)).all()
+    return {row.account_id: Rating(row.rating, row.deals) for row in rows}
+
+
+async def _write(conn: AsyncConnection, changes: Sequence[RatingChange]) -> None:
+    # One account can sit in one seat only, so each change is its account's own row.
+    for change in changes:
+        await conn.execute(
+            update(ratings)
+            .where(ratings.c.account_id == change.account_id)
+            .values(rating=change.after, deals=change.deals, updated_at=change.rated_at)
+        )
+    # The marker row this transaction inserted comes first (the changes reference it).
+    await conn.execute(
+        rating_changes.insert(),
+        [
+            {
+                "table_id": c.table_id,
+                "deal_number": c.deal_number,
+                "seat": c.seat,
+                "account_id": c.account_id,
+                "rating_before": c.before,
+                "rating_after": c.after,
+                "deals_after": c.deals,
+                "rated_at": c.rated_at,
+            }
+            for c in changes
+        ],
+    )
+
+
+async def rating_of(engine: AsyncEngine, account_id: int) -> Rating:
+    """An account's rating (``START``, provisional, when it has played no rated deal)."""
+    async with reachable(), engine.connect() as conn:
+        row = (
+            await conn.execute(
+                select(ratings.c.rating, ratings.c.deals).where(ratings.c.account_id == account_id)
+            )
+        ).one_or_none()
+    return Rating() if row is None else Rating(row.rating, row.deals)
+
+
+async def rating_history(engine: AsyncEngine, account_id: int) -> list[RatingChange]:
+    """Every change of an account's rating, oldest first (what a rating chart draws)."""
+    query = (
+        select(rating_changes)
+        .where(rating_changes.c.account_id == account_id)
+        .order_by(
+            rating_changes.c.rated_at, rating_changes.c.table_id, rating_changes.c.deal_number
+        )
+    )
+    async with reachable(), engine.connect() as conn:
+        rows = (await conn.execute(query)).all()
+    return [
+        RatingChange(
+            r.table_id,
+            r.deal_number,
+            r.seat,
+            r.account_id,
+            r.rating_before,
+            r.rating_after,
+            r.deals_after,
+            r.rated_at,
+        )
+        for r in rows
+    ]

@@ -1,0 +1,169 @@
+"""Ratings in a real SQLite and PostgreSQL: rated tables move their accounts' ratings as
+docs/RATINGS.md says, once per deal; guests' tables are unrated; AI seats never move."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from itertools import pairwise
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from server.history import Accounts, Occupant, open_engine, store_deal
+from server.history.rating_ai import ai_rating
+from server.history.rating_model import START, Rating, seat_scores, updated
+from server.history.ratings import rate_deal, rate_pending, rating_history, rating_of
+from server.history.schema import rated_deals, rating_changes, ratings
+
+from .golden import finished_deals
+
+PASSWORD = "correct horse battery"
+NAMES = ("Anna", "Bruno", "Chloé", "Dmitri")
+
+
+async def _accounts(engine: AsyncEngine, names: Sequence[str] = NAMES) -> list[int]:
+    book = Accounts(engine)
+    return [(await book.sign_up(name, PASSWORD)).account.id for name in names]
+
+
+async def _store(engine: AsyncEngine, seats: tuple[Occupant, ...], table: str) -> list[int]:
+    """Every golden deal stored as one deal of ``table`` with ``seats``; their numbers."""
+    deals = [dataclasses.replace(d, seats=seats) for d in finished_deals(table)]
+    for deal in deals:
+        assert await store_deal(engine, deal)
+    return [d.deal_number for d in deals]
+
+
+def _replayed(start: list[Rating], table: str = "t") -> list[Rating]:
+    """The four ratings after the golden deals, by the pure model alone."""
+    current = list(start)
+    for deal in finished_deals(table):
+        scores = seat_scores(deal.sheet)
+        if scores is not None:
+            current = list(updated(current, scores))
+    return current
+
+
+async def _count(engine: AsyncEngine, table: object) -> int:
+    async with engine.connect() as conn:
+        return int((await conn.execute(select(func.count()).select_from(table))).scalar_one())  # type: ignore[arg-type]
+
+
+async def test_a_table_of_four_signed_in_players_moves_all_four(engine: AsyncEngine) -> None:
+    ids = await _accounts(engine)
+    numbers = await _store(engine, tuple(Occupant(account_id=i) for i in ids), "t4")
+    assert await rate_pending(engine) == len(numbers)
+    expected = _replayed([Rating()] * 4)
+    played = sum(seat_scores(d.sheet) is not None for d in finished_deals())
+    for account_id, want in zip(ids, expected, strict=True):
+        got = await rating_of(engine, account_id)
+        assert got.deals == played and abs(got.value - want.value) < 1e-6
+        assert got.provisional == (played < 20)
+        history = await rating_history(engine, account_id)
+        assert len(history) == played
+        assert history[0].before == START and abs(history[-1].after - want.value) < 1e-6
+        # Each change starts where the previous ended: a chart of the rating.
+        assert all(a.after == b.before for a, b in pairwise(history))
+    # Four accounts, one step each: the ratings' sum did not move.
+    total = sum([(await rating_of(engine, i)).value for i in ids])
+    assert abs(total - 4 * START) < 1e-6
+    assert await _count(engine, rating_changes) == 4 * played
+    assert await _count(engine, rated_deals) == len(numbers)
+
+
+async def test_one_player_against_three_ai_moves_the_player_only(engine: AsyncEngine) -> None:
+    [anna] = await _accounts(engine, ["Anna"])
+    levels = ("random", "expert", "strong")
+    seats = (
+        Occupant(ai_level=levels[0]),
+        Occupant(account_id=anna),
+        *[Occupant(ai_level=level) for level in levels[1:]],
+    )
+    await _store(engine, seats, "t1")
+    await rate_pending(engine)
+    fixed = [ai_rating(level) for level in levels]
+    assert all(f is not None for f in fixed)
+    start = [fixed[0], Rating(), fixed[1], fixed[2]]
+    expected = _replayed([r for r in start if r is not None])
+    assert expected[0] == fixed[0] and expected[2:] == fixed[1:]  # the AI did not move
+    got = await rating_of(engine, anna)
+    assert abs(got.value - expected[1].value) < 1e-6 and got.deals == expected[1].deals
+    assert await _count(engine, ratings) == 1  # only the account has a rating row
+    assert {c.seat for c in await rating_history(engine, anna)} == {1}
+
+
+async def test_a_table_with_a_guest_is_unrated(engine: AsyncEngine) -> None:
+    ids = await _accounts(engine, NAMES[:3])
+    seats = (*[Occupant(account_id=i) for i in ids], Occupant(guest_name="Zoé"))
+    numbers = await _store(engine, seats, "guest")
+    assert await rate_pending(engine) == len(numbers)  # looked at, once
+    assert await _count(engine, ratings) == 0 and await _count(engine, rating_changes) == 0
+    for account_id in ids:
+        assert await rating_of(engine, account_id) == Rating()
+    async with engine.connect() as conn:
+        flags = (await conn.execute(select(rated_deals.c.rated))).scalars().all()
+    assert len(flags) == len(numbers) and not any(flags)
+    assert await rate_pending(engine) == 0
+
+
+async def test_unknown_occupants_and_uncalibrated_ai_are_unrated(engine: AsyncEngine) -> None:
+    [anna] = await _accounts(engine, ["Anna"])
+    tables = {
+        "nobody": (Occupant(account_id=anna), Occupant(), Occupant(), Occupant()),
+        "odd-ai": (Occupant(account_id=anna), *[Occupant(ai_level="strong:budget_ms=5")] * 3),
+        "all-ai": tuple(Occupant(ai_level="expert") for _ in range(4)),
+        "twice": (Occupant(account_id=anna), Occupant(account_id=anna), *[Occupant()] * 2),
+    }
+    for table, seats in tables.items():
+        await _store(engine, seats, table)
+    await rate_pending(engine)
+    assert await _count(engine, ratings) == 0 and await _count(engine, rating_changes) == 0
+
+
+async def test_a_deal_is_rated_once_however_often_and_by_whomever(
+    engine: AsyncEngine, db_url: str
+) -> None:
+    ids = await _accounts(engine)
+    numbers = await _store(engine, tuple(Occupant(account_id=i) for i in ids), "t")
+    engines = [open_engine(db_url) for _ in range(4)]
+    try:
+        results = await asyncio.gather(*(rate_deal(e, "t", n) for n in numbers for e in engines))
+    finally:
+        for e in engines:
+            await e.dispose()
+    assert sum(r is not None for r in results) == len(numbers)
+    assert await rate_deal(engine, "t", numbers[0]) is None
+    assert await rate_pending(engine) == 0
+    played = sum(seat_scores(d.sheet) is not None for d in finished_deals())
+    assert await _count(engine, rating_changes) == 4 * played
+    for account_id in ids:
+        assert (await rating_of(engine, account_id)).deals == played
+    assert await rate_deal(engine, "no such table", 0) is None
+
+
+async def test_two_tables_racing_on_one_player_keep_both_changes(
+    engine: AsyncEngine, db_url: str
+) -> None:
+    """Anna at two tables whose deals are rated at once by two nodes: neither change is lost."""
+    ids = await _accounts(engine, ["Anna", "Bruno", "Chloé", "Dmitri", "Emma", "Farid", "Gil"])
+    anna, others = ids[0], ids[1:]
+    first = (Occupant(account_id=anna), *[Occupant(account_id=i) for i in others[:3]])
+    second = (Occupant(account_id=anna), *[Occupant(account_id=i) for i in others[3:]])
+    numbers = await _store(engine, first, "left")
+    await _store(engine, second, "right")
+    engines = [open_engine(db_url) for _ in range(2)]
+    try:
+        for n in numbers:
+            left, right = rate_deal(engines[0], "left", n), rate_deal(engines[1], "right", n)
+            await asyncio.gather(left, right)
+    finally:
+        for e in engines:
+            await e.dispose()
+    played = sum(seat_scores(d.sheet) is not None for d in finished_deals())
+    history = await rating_history(engine, anna)
+    assert (await rating_of(engine, anna)).deals == 2 * played == len(history)
+    chained = sorted(history, key=lambda c: c.deals)
+    assert [c.deals for c in chained] == list(range(1, 2 * played + 1))
+    assert all(a.after == b.before for a, b in pairwise(chained))
