@@ -15,6 +15,9 @@ it played (another node's outbox may still hold some) it is tried again,
 for ``table_wait`` seconds at most, then stored with what is there. With
 ``migrate_first`` the writer first brings the schema to head (a node that
 started while the database was down).
+
+Each deal written is then rated (``ratings.rate_deal``, once per deal too),
+in the same retry loop: a rating the database did not answer is tried again.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from .database import migrate
 from .deals import FinishedDeal, FinishedTable, checked, played_sheets, store_deal, store_table
 from .errors import BadRecord, DatabaseUnavailable
+from .rating_model import RatingError
+from .ratings import rate_deal
 
 log = logging.getLogger("tarot.history")
 RETRY_FIRST = 0.05
@@ -117,6 +122,8 @@ class DealWriter:
                 continue
             except BadRecord as e:  # cannot happen for a checked deal, unless the schema says no
                 log.error("history: deal dropped, the database refuses it: %s", e)
+            except RatingError as e:  # cannot happen for an engine's sheet: the deal stays stored
+                log.error("history: a deal not rated: %s", e)
             self._outbox.popleft()
             self._waiting_since = None
             delay = RETRY_FIRST
@@ -128,6 +135,7 @@ class DealWriter:
         if isinstance(item, FinishedDeal):
             if await store_deal(self._engine, item):
                 self.stored += 1
+            await rate_deal(self._engine, item.table_id, item.deal_number)
             return
         if not item.series and item.deals_played:
             series = await played_sheets(self._engine, item.table_id)

@@ -11,7 +11,7 @@ from itertools import pairwise
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server.history import Accounts, Occupant, open_engine, store_deal
+from server.history import Accounts, DealWriter, Occupant, open_engine, store_deal
 from server.history.rating_ai import ai_rating
 from server.history.rating_model import START, Rating, seat_scores, updated
 from server.history.ratings import rate_deal, rate_pending, rating_history, rating_of
@@ -167,3 +167,26 @@ async def test_two_tables_racing_on_one_player_keep_both_changes(
     chained = sorted(history, key=lambda c: c.deals)
     assert [c.deals for c in chained] == list(range(1, 2 * played + 1))
     assert all(a.after == b.before for a, b in pairwise(chained))
+
+
+async def test_the_deal_writer_rates_each_deal_it_writes(engine: AsyncEngine) -> None:
+    """What a node's writer does with a finished deal: store it, then rate it, once, even
+    when the same deals are submitted again (another node's writer, a retry)."""
+    ids = await _accounts(engine)
+    deals = [
+        dataclasses.replace(d, seats=tuple(Occupant(account_id=i) for i in ids))
+        for d in finished_deals("w")
+    ]
+    writer = DealWriter(engine)
+    writer.start()
+    try:
+        for deal in [*deals, *deals]:
+            writer.submit(deal)
+        await writer.flush()
+    finally:
+        await writer.close()
+    expected = _replayed([Rating()] * 4)
+    for account_id, want in zip(ids, expected, strict=True):
+        got = await rating_of(engine, account_id)
+        assert got.deals == want.deals and abs(got.value - want.value) < 1e-6
+    assert await rate_pending(engine) == 0
