@@ -61,8 +61,8 @@ def expected_scores(ratings: Sequence[float]) -> tuple[float, ...]:
     Against three of one rating, a gap ``g`` gives ``g / POINTS_SCALE`` points
     per deal (``(g - g/4) * 4/3``), which is what the arena's margin measures.
 
-    >>> expected_scores([1520.0, 1500.0, 1500.0, 1500.0])
-    (10.0, -3.333333333333333, -3.333333333333333, -3.333333333333333)
+    >>> [round(e, 2) for e in expected_scores([1520.0, 1500.0, 1500.0, 1500.0])]
+    [10.0, -3.33, -3.33, -3.33]
     """
     if len(ratings) != SEATS:
         raise RatingError(f"a deal has {SEATS} seats, not {len(ratings)}")
