@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from typing import Any
@@ -38,8 +39,18 @@ def free_port() -> int:
 
 
 def start_process(args: list[str]) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    """A node or worker; a node keeps its finished deals in a history database of its own.
+
+    Nodes write history as in production (so the figures count it), but into a
+    fresh file of the run's, never the user's own database (TAROT_DB_URL included).
+    """
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "TAROT_DB_URL": bench_history_url()}
     return subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def bench_history_url() -> str:
+    folder = tempfile.mkdtemp(prefix="tarot-bench-history-")
+    return f"sqlite:///{folder}/history.sqlite3"
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
