@@ -63,15 +63,45 @@ export async function watch(tableId, invite, quiet = false) {
   }
 }
 
-export function refreshTables() {
+/** The lobby's tables: as many pages as the player has opened (the server gives 50 a page). */
+export async function refreshTables() {
   if (!app.net || !app.net.online) return;
-  app.net
-    .request({ type: "list_tables" }, ["tables"])
-    .then((msg) => {
-      app.lobby.tables = msg.tables;
-      if (!app.table) renderMain();
-    })
-    .catch(() => {});
+  const lobby = app.lobby;
+  try {
+    let msg = await app.net.request({ type: "list_tables" }, ["tables"]);
+    const tables = [...msg.tables];
+    for (let page = 1; page < lobby.pages && msg.next; page++) {
+      msg = await app.net.request({ type: "list_tables", after: msg.next }, ["tables"]);
+      tables.push(...msg.tables);
+    }
+    lobby.tables = unique(tables);
+    lobby.next = msg.next ?? null;
+    if (!app.table) renderMain();
+  } catch {
+    // offline meanwhile: the next refresh (or the reconnection) lists them again
+  }
+}
+
+/** The next page of the lobby, after the tables shown. */
+export async function moreTables() {
+  const lobby = app.lobby;
+  if (!app.net || !app.net.online || !lobby.next) return;
+  try {
+    const msg = await app.net.request({ type: "list_tables", after: lobby.next }, ["tables"]);
+    lobby.tables = unique([...lobby.tables, ...msg.tables]);
+    lobby.next = msg.next ?? null;
+    lobby.pages += 1;
+    if (!app.table) renderMain();
+  } catch (err) {
+    if (err && err.code === "bad_cursor") refreshTables(); // another server: start again
+    else toast(errorText(err));
+  }
+}
+
+/** A table listed on two pages (it moved between the requests) is shown once. */
+function unique(tables) {
+  const seen = new Set();
+  return tables.filter((x) => !seen.has(x.table_id) && seen.add(x.table_id));
 }
 
 export function act(action) {

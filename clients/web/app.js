@@ -11,6 +11,7 @@ import {
   createAndJoin,
   joinTable,
   leave,
+  moreTables,
   playAgain,
   refreshTables,
   resume,
@@ -132,6 +133,7 @@ const ACTIONS = {
       true,
     ),
   refresh: () => refreshTables(),
+  "more-tables": () => moreTables(),
   "take-seat": (arg) => {
     const [tableId, seat] = arg.split(":");
     const summary = app.lobby.tables.find((x) => x.table_id === tableId);

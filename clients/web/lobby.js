@@ -80,7 +80,8 @@ function tableRow(x) {
 function tablesHTML(ctx) {
   const tables = ctx.tables.filter((x) => x.status !== "finished");
   const list = tables.length ? html`<ul class="tables">${tables.map(tableRow)}</ul>` : html`<p class="muted">${t("lobby.noTables")}</p>`;
-  return html`<section class="panel open-tables" aria-labelledby="tables-title"><div class="panel-head"><h2 id="tables-title">${t("lobby.openTables")}</h2><button type="button" class="btn small" data-action="refresh">${t("lobby.refresh")}</button></div>${list}</section>`;
+  const more = ctx.next ? html`<button type="button" class="btn small more-tables" data-action="more-tables">${t("lobby.more")}</button>` : "";
+  return html`<section class="panel open-tables" aria-labelledby="tables-title"><div class="panel-head"><h2 id="tables-title">${t("lobby.openTables")}</h2><button type="button" class="btn small" data-action="refresh">${t("lobby.refresh")}</button></div>${list}${more}</section>`;
 }
 
 function elsewhereHTML(ctx) {

@@ -53,6 +53,8 @@ export const app = {
     elsewhere: null,
     askServer: null, // another server a ?server= link names, until the player agrees or not
     tables: [],
+    next: null, // the lobby's cursor to the page after the tables shown (null: none)
+    pages: 1, // how many pages of tables the player opened ("More tables")
     invite: null,
     multiDeals: saved.get("multiDeals", 5),
     quickAi: quickAi(saved.get("quickAi", "expert")), // the AI of the games against 3 AI
