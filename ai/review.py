@@ -35,7 +35,7 @@ import engine
 from engine import Deal, view
 
 from .review_decisions import Decision, decisions_of
-from .review_reasons import reason_for
+from .review_reasons import Reason, reason_for
 from .review_search import Estimate, estimate, seat_points
 from .solver import best_moves
 
@@ -140,7 +140,7 @@ def judge(d: Decision, final: Deal, settings: Settings) -> dict[str, Any]:
         "options": _options(est),
         "taker_score": _taker_score(d, final, chosen_score),
     }
-    entry["reason"] = reason_for(d, final, entry)
+    entry |= _reason_fields(reason_for(d, final, entry))
     if d.kind == "card" and 18 - len(d.before.tricks) <= HINDSIGHT_TRICKS:
         entry["hindsight"] = hindsight(d)
     return entry
@@ -172,8 +172,14 @@ def _forced(d: Decision) -> dict[str, Any]:
         "taker": d.seat == d.before.taker,
         "options": {},
         "taker_score": None,
-        "reason": "",
-    }
+    } | _reason_fields(None)
+
+
+def _reason_fields(reason: Reason | None) -> dict[str, Any]:
+    """The entry's reason: the English sentence, and its code and arguments for translation."""
+    if reason is None:
+        return {"reason": "", "reason_code": None, "reason_args": {}}
+    return {"reason": reason.text, "reason_code": reason.code, "reason_args": reason.args}
 
 
 def _options(est: Estimate) -> dict[str, float]:

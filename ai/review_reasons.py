@@ -10,10 +10,15 @@ only for a choice the search did not rate best:
 - the Excuse kept to the last trick and lost there (R14), told at the trick
   before, where playing it was the better choice;
 - a bid above what the hand is worth by the AI's estimate, or below it.
+
+A reason is a code with its arguments (card codes, seats, contract and suit
+names, scores), so that a client can say it in its own language, and the
+English sentence for the command line and for clients that know no code.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import engine
@@ -23,18 +28,48 @@ from engine.cards import SUIT_NAMES
 from .cardset import KINGS, SUIT_MASK_OF, SUIT_OF
 from .review_decisions import Decision
 
+ReasonArg = str | int | float
 
-def reason_for(d: Decision, final: Deal, entry: dict[str, Any]) -> str:
+ENGLISH = {
+    "petit_captured": "the Petit was captured by seat {winner}; {best} would have kept it",
+    "excuse_lost_last": "the Excuse was kept to the last trick and lost there (R14); play it now",
+    "king_given_away": "gave the King of {suit} away to seat {winner}; {best} would have kept it",
+    "bid_too_high": (
+        "the bid was above what the hand is worth by the AI's estimate: "
+        "{chosen} expects {chosen_score:+.0f}, {best} {best_score:+.0f}"
+    ),
+    "hand_worth_bid": (
+        "the hand is worth a {best} by the AI's estimate ({best_score:+.0f} against 0)"
+    ),
+    "bid_worth_other": (
+        "by the AI's estimate {best} is worth {best_score:+.0f}, {chosen} {chosen_score:+.0f}"
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a choice was worse: a code of ``ENGLISH`` and the values its sentence names."""
+
+    code: str
+    args: dict[str, ReasonArg] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return ENGLISH[self.code].format(**self.args)
+
+
+def reason_for(d: Decision, final: Deal, entry: dict[str, Any]) -> Reason | None:
     if entry["best"] == d.chosen:
-        return ""
+        return None
     if d.kind == "card":
         return _card_reason(d, final, entry["best"])
     if d.kind == "bid":
         return _bid_reason(d.chosen, entry["best"], entry["chosen_score"], entry["best_score"])
-    return ""
+    return None
 
 
-def _card_reason(d: Decision, final: Deal, best: str) -> str:
+def _card_reason(d: Decision, final: Deal, best: str) -> Reason | None:
     action = d.action
     assert isinstance(action, engine.Play)
     card = action.card
@@ -42,13 +77,13 @@ def _card_reason(d: Decision, final: Deal, best: str) -> str:
     winner = final.tricks[trick].winner
     lost = final.side_of(winner) != final.side_of(d.seat)
     if card == PETIT and lost:
-        return f"the Petit was captured by seat {winner}; {best} would have kept it"
+        return Reason("petit_captured", {"winner": winner, "best": best})
     if trick == 16 and best == "EX" and _excuse_lost_last(final, d.seat):
-        return "the Excuse was kept to the last trick and lost there (R14); play it now"
+        return Reason("excuse_lost_last")
     if 1 << card & KINGS and lost and _could_follow_lower(d, card):
         suit = SUIT_NAMES[SUIT_OF[card]]
-        return f"gave the King of {suit} away to seat {winner}; {best} would have kept it"
-    return ""
+        return Reason("king_given_away", {"suit": suit, "winner": winner, "best": best})
+    return None
 
 
 def _excuse_lost_last(final: Deal, seat: int) -> bool:
@@ -65,12 +100,11 @@ def _could_follow_lower(d: Decision, king: int) -> bool:
     return any(1 << c & suit and c < king for c in legal)
 
 
-def _bid_reason(chosen: str, best: str, chosen_score: float, best_score: float) -> str:
+def _bid_reason(chosen: str, best: str, chosen_score: float, best_score: float) -> Reason:
+    scores: dict[str, ReasonArg] = {"chosen": chosen, "best": best}
+    scores |= {"chosen_score": chosen_score, "best_score": best_score}
     if chosen != "pass" and chosen_score < 0:
-        return (
-            f"the bid was above what the hand is worth by the AI's estimate: "
-            f"{chosen} expects {chosen_score:+.0f}, {best} {best_score:+.0f}"
-        )
+        return Reason("bid_too_high", scores)
     if chosen == "pass":
-        return f"the hand is worth a {best} by the AI's estimate ({best_score:+.0f} against 0)"
-    return f"by the AI's estimate {best} is worth {best_score:+.0f}, {chosen} {chosen_score:+.0f}"
+        return Reason("hand_worth_bid", {"best": best, "best_score": best_score})
+    return Reason("bid_worth_other", scores)

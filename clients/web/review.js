@@ -9,6 +9,7 @@
 
 import { html } from "./dom.js";
 import { contractLabel, num, t } from "./i18n.js";
+import { cardName } from "./cards.js";
 import { cardHTML, seatLabel } from "./table.js";
 
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -113,6 +114,24 @@ function trickSoFar(review, d) {
   return review.data.decisions.filter((e) => e.kind === "card" && e.trick === d.trick && e.index < d.index);
 }
 
+/**
+ * Why the choice was worse, in the page's language: the server's reason code and the values
+ * it names (seats, cards, contracts, scores); its English sentence for a code this page lacks.
+ */
+function reasonText(table, d, ctx) {
+  const key = `review.reason.${d.reason_code}`;
+  if (!d.reason_code || t(key) === key) return d.reason;
+  const args = d.reason_args || {};
+  const card = (code) => (d.kind === "card" ? cardName(code, ctx.lang, ctx.face) : choiceText(d, code));
+  return t(key, {
+    winner: typeof args.winner === "number" ? seatLabel(table, args.winner) : "",
+    best: card(args.best ?? d.best),
+    chosen: card(args.chosen ?? d.chosen),
+    best_score: num(Math.round(args.best_score ?? 0), true),
+    chosen_score: num(Math.round(args.chosen_score ?? 0), true),
+  });
+}
+
 function stepHTML(table, review, ctx) {
   const decisions = review.data.decisions;
   const d = decisions[review.step];
@@ -126,7 +145,8 @@ function stepHTML(table, review, ctx) {
     d.chosen_score === null
       ? t("review.forced")
       : t("review.scores", { chosen: choiceText(d, d.chosen), score: num(d.chosen_score, true), samples: d.samples });
-  const reason = d.reason ? html`<p class="reason" data-field="review-reason">${d.reason}</p>` : "";
+  const said = reasonText(table, d, ctx);
+  const reason = said ? html`<p class="reason" data-field="review-reason">${said}</p>` : "";
   const hindsight =
     d.hindsight && d.hindsight.loss > 0
       ? html`<p class="muted" data-field="review-hindsight">${t("review.hindsight", { best: d.hindsight.best, loss: num(d.hindsight.loss) })}</p>`

@@ -42,7 +42,11 @@ class ReviewedDecision(Model):
     taker: bool  # valued as the taker (a bid is valued as the contract)
     options: dict[str, float]  # every option's value, best first
     taker_score: float | None  # the taker's expected score after this decision (the graph)
-    reason: str
+    reason: str  # in English; "" when none
+    # The reason as a code of ai.review_reasons.ENGLISH and the values it names
+    # (card codes, seats, contract and suit names, scores): a client's own words.
+    reason_code: str | None = None
+    reason_args: dict[str, str | int | float] = Field(default_factory=dict)
     hindsight: Hindsight | None = None
 
 

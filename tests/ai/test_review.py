@@ -16,9 +16,11 @@ from ai import make_bot
 from ai.arena import deal_seed
 from ai.review import THRESHOLDS, Settings, judge, review
 from ai.review_decisions import decisions_of
+from ai.review_reasons import ENGLISH, Reason
 from engine import EXCUSE, PETIT, Deal, Phase, apply_in_place, new_deal, view
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".sheet.json"))
 CHEAP = Settings(samples=2)  # the shape of a review, not its strength
 MARKS = {name for name, _ in THRESHOLDS}
@@ -229,12 +231,15 @@ def give_the_petit(deal: Deal) -> engine.Card | None:
 
 
 @pytest.mark.parametrize(
-    ("deviate", "reason"),
-    [(give_the_king, "gave the King"), (give_the_petit, "the Petit was captured")],
+    ("deviate", "reason", "code"),
+    [
+        (give_the_king, "gave the King", "king_given_away"),
+        (give_the_petit, "the Petit was captured", "petit_captured"),
+    ],
     ids=["king", "petit"],
 )
 def test_a_card_given_to_the_taker_is_marked_with_its_reason(
-    deviate: Deviation, reason: str
+    deviate: Deviation, reason: str, code: str
 ) -> None:
     record, index = played_with_deviation(deviate, range(400))
     decisions, final = decisions_of(record)
@@ -243,6 +248,10 @@ def test_a_card_given_to_the_taker_is_marked_with_its_reason(
     assert entry["best"] != entry["chosen"], entry
     assert entry["label"] in MARKS, entry
     assert entry["reason"].startswith(reason), entry
+    # The same reason as a code and its values, for a client's own language.
+    assert entry["reason_code"] == code, entry
+    assert entry["reason_args"]["best"] == entry["best"], entry
+    assert entry["reason"] == ENGLISH[code].format(**entry["reason_args"])
 
 
 def test_the_excuse_kept_to_the_last_trick_and_lost_is_told_at_the_trick_before() -> None:
@@ -276,6 +285,23 @@ def test_the_excuse_kept_to_the_last_trick_and_lost_is_told_at_the_trick_before(
         entry = judge(before, final, Settings())
         assert entry["best"] == "EX" and entry["chosen"] != "EX", entry
         assert entry["reason"].startswith("the Excuse was kept to the last trick"), entry
+        assert (entry["reason_code"], entry["reason_args"]) == ("excuse_lost_last", {})
         assert entry["hindsight"]["best"] == "EX"
         return
     raise AssertionError("no deal lost a kept Excuse")  # pragma: no cover
+
+
+def test_a_bid_reason_keeps_its_sentence_and_gives_its_values() -> None:
+    reason = Reason(
+        "bid_too_high", {"chosen": "garde", "best": "pass", "chosen_score": -41.6, "best_score": 0}
+    )
+    assert reason.text == (
+        "the bid was above what the hand is worth by the AI's estimate: garde expects -42, pass +0"
+    )
+
+
+def test_every_reason_code_has_words_in_each_language_of_the_browser() -> None:
+    """The page says a reason in its own language from the code (English text as a fallback)."""
+    strings = (ROOT / "clients" / "web" / "i18n.js").read_text(encoding="utf-8")
+    for code in ENGLISH:
+        assert strings.count(f'"review.reason.{code}":') == 3, code  # en, fr, nl
