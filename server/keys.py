@@ -37,6 +37,11 @@ def events(table_id: str) -> str:
     return f"{tag(table_id)}:events"
 
 
+def fence(table_id: str, commit: str) -> str:
+    """Set when a commit whose reply was lost is resolved: that commit may no longer land."""
+    return f"{tag(table_id)}:fence:{commit}"
+
+
 def lease(table_id: str) -> str:
     return f"{tag(table_id)}:lease"
 

@@ -22,7 +22,10 @@ Every node holds one connection pool (bounded: callers wait on a semaphore for
 a connection) and, for the updates, one pub/sub connection per Redis shard
 with one subscription per table (``redis_updates``). Any Redis failure or a call slower
 than ``op_timeout`` raises ``StoreUnavailable``; nothing is half written, and
-calls succeed again once Redis answers.
+calls succeed again once Redis answers. ``StoreUnavailable`` from ``commit`` means
+that nothing changed: a commit whose reply was lost is fenced off and looked up
+(the ``RESOLVE`` script) before the node answers, and ``OutcomeUnknown`` is
+raised when Redis cannot say (issue 13.6).
 
 Tables expire ``idle_ttl_ms`` after their last change (7 days), or
 ``finished_ttl_ms`` after they finish (1 day); the lobby index forgets them
@@ -43,12 +46,21 @@ from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisClusterException, RedisError
 from redis.retry import Retry
 
 from . import keys
+from .redis_scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, RELEASE, RESOLVE
 from .redis_updates import Updates
-from .store import EVENT_LOG_LIMIT, Listener, StaleVersion, StoreUnavailable, Update
+from .store import (
+    EVENT_LOG_LIMIT,
+    Listener,
+    OutcomeUnknown,
+    StaleVersion,
+    StoreUnavailable,
+    Update,
+)
 from .tabledata import StoredEvent, TableData
 
 if TYPE_CHECKING:
@@ -59,89 +71,7 @@ T = TypeVar("T")
 Client = Redis | RedisCluster
 FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 DAY_MS = 24 * 3600 * 1000
-
-# KEYS: state, events, followers. ARGV: version, commit id, data, seq, ttl ms, log limit,
-# channel, status, committer's store id, parent commit id ('' for none), then (seq, event
-# JSON) pairs. Returns 1 (done) or 0 (stale: another version, or one another commit made).
-# The update published (if another node follows) is the version, the commit id, the data
-# and each event, one a line.
-COMMIT = """
-local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '-1')
-local version = tonumber(ARGV[1])
-local last = redis.call('HGET', KEYS[1], 'commit')
-if stored ~= version - 1 or (ARGV[10] ~= '' and last ~= ARGV[10]) then
-  if stored == version and last == ARGV[2] then
-    return 1
-  end
-  return 0
-end
-redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
-           'commit', ARGV[2], 'status', ARGV[8])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-local parts = {ARGV[1], ARGV[2], ARGV[3]}
-for i = 11, #ARGV, 2 do
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
-  parts[#parts + 1] = ARGV[i + 1]
-end
-if #ARGV >= 11 or redis.call('EXISTS', KEYS[2]) == 1 then
-  redis.call('PEXPIRE', KEYS[2], ARGV[5])
-end
-local time = redis.call('TIME')
-local now = time[1] * 1000 + math.floor(time[2] / 1000)
-local followers = redis.call('HGETALL', KEYS[3])
-for i = 1, #followers, 2 do
-  if followers[i] ~= ARGV[9] and tonumber(followers[i + 1]) > now then
-    redis.call('SPUBLISH', ARGV[7], table.concat(parts, '\\n'))
-    break
-  end
-end
-return 1
-"""
-
-# KEYS: followers. ARGV: store id, ttl ms. Follow the table for ttl ms from now (Redis's clock).
-FOLLOW = """
-local time = redis.call('TIME')
-local now = time[1] * 1000 + math.floor(time[2] / 1000)
-redis.call('HSET', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-"""
-
-# KEYS: state. ARGV: version, commit id, data, seq, ttl ms, status. Returns 1 or 0 (exists).
-CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then return 1 end
-  return 0
-end
-redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
-           'commit', ARGV[2], 'status', ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
-"""
-
-# KEYS: state, events. ARGV: seq. Returns {last seq, entries after seq}.
-EVENTS_SINCE = """
-local last = tonumber(redis.call('HGET', KEYS[1], 'seq') or '0')
-return {last, redis.call('XRANGE', KEYS[2], tostring(tonumber(ARGV[1]) + 1), '+')}
-"""
-
-# KEYS: lease. ARGV: owner, ttl ms. Take a free lease or renew ours.
-ACQUIRE = """
-local holder = redis.call('GET', KEYS[1])
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-if holder then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-"""
-
-# KEYS: lease. ARGV: owner. Release it only if it is ours.
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
+FENCE_TTL_MS = 600_000  # a fenced commit is refused for this long (far past any retry)
 
 
 class RedisStore:
@@ -157,8 +87,10 @@ class RedisStore:
         idle_ttl_ms: int = 7 * DAY_MS,
         finished_ttl_ms: int = DAY_MS,
         follow_ttl_ms: int = 30_000,
+        writer: Client | None = None,
     ) -> None:
         self.client = client
+        self.writer = writer or client  # commits go through it (see ``connect``)
         self.op_timeout = op_timeout
         self.idle_ttl_ms = idle_ttl_ms
         self.finished_ttl_ms = finished_ttl_ms
@@ -167,12 +99,13 @@ class RedisStore:
         self.store_id = uuid.uuid4().hex  # this node's, in commit ids and followers hashes
         self._commit_ids = (f"{self.store_id}:{n}" for n in itertools.count())
         self._slots = asyncio.Semaphore(max_connections)
-        self._commit = client.register_script(COMMIT)
+        self._commit = self.writer.register_script(COMMIT)
         self._create = client.register_script(CREATE)
         self._events_since = client.register_script(EVENTS_SINCE)
         self._acquire = client.register_script(ACQUIRE)
         self._release = client.register_script(RELEASE)
         self._follow = client.register_script(FOLLOW)
+        self._resolve_script = client.register_script(RESOLVE)
         self.updates = Updates(self, client, pubsub_client)
 
     @classmethod
@@ -205,6 +138,15 @@ class RedisStore:
                 url, max_connections=max_connections, **{**common, "socket_timeout": None}
             )
             client = Redis.from_pool(pool)
+            # Commits on connections that never resend: a command resent after a lost
+            # reply hides that the first one may have landed, and ``commit`` must know
+            # whether a failed call ever left the node (``_never_sent``).
+            writes = ConnectionPool.from_url(
+                url,
+                max_connections=max_connections,
+                **{**common, "socket_timeout": None, "retry": Retry(NoBackoff(), 0)},
+            )
+            options.setdefault("writer", Redis.from_pool(writes))
 
         def pubsub_client(host: str, port: int) -> Redis:
             # Its own connection, no silent reconnection: a lost pub/sub
@@ -275,15 +217,46 @@ class RedisStore:
         ]
         for event in events:
             args += [event.seq, event.model_dump_json()]
-        script_keys = [keys.state(table_id), keys.events(table_id), keys.followers(table_id)]
+        script_keys = [
+            keys.state(table_id),
+            keys.events(table_id),
+            keys.followers(table_id),
+            keys.fence(table_id, commit),
+        ]
         self.updates.expect(commit)
         done = False
         try:
-            done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+            try:
+                done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+            except StoreUnavailable as e:
+                if _never_sent(e) or not await self._resolve(table_id, commit, table.version):
+                    raise  # never sent, or fenced off: it never landed, and never will
+                done = True
         finally:
             self.updates.settle(commit, Update(table, events) if done else None)
         if not done:
             raise StaleVersion(f"table {table_id} changed")
+
+    async def _resolve(self, table_id: str, commit: str, version: int) -> bool:
+        """Whether a commit whose reply was lost landed; after this it can never land.
+
+        Asked again with a short back-off for ``3 x op_timeout``; a store silent for
+        all of it, or one that cannot tell, raises ``OutcomeUnknown``.
+        """
+        script_keys = [keys.state(table_id), keys.fence(table_id, commit)]
+        args: list[Any] = [commit, FENCE_TTL_MS, version]
+        deadline = time.monotonic() + 3 * self.op_timeout
+        while True:
+            try:
+                found = await self.call(lambda: self._resolve_script(keys=script_keys, args=args))
+            except StoreUnavailable as e:
+                if time.monotonic() > deadline:
+                    raise OutcomeUnknown(f"redis stayed silent: {e}") from e
+                await asyncio.sleep(0.1)
+                continue
+            if int(found) < 0:
+                raise OutcomeUnknown(f"table {table_id} no longer shows its recent commits")
+            return bool(found)
 
     def _ttl(self, table: TableData) -> int:
         return self.finished_ttl_ms if table.status == "finished" else self.idle_ttl_ms
@@ -432,7 +405,19 @@ class RedisStore:
 
     async def close(self) -> None:
         await self.updates.close()
+        if self.writer is not self.client:
+            await self.writer.aclose()
         await self.client.aclose()
+
+
+def _never_sent(error: BaseException) -> bool:
+    """The call failed while connecting: the command never left (nothing to resolve).
+
+    Sound because the writer's connections never resend (``connect``): the error is
+    the only attempt's.
+    """
+    cause = error.__cause__
+    return isinstance(cause, RedisConnectionError) and "connecting to" in str(cause)
 
 
 def _pairs(entries: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:

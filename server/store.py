@@ -30,7 +30,11 @@ class StaleVersion(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The store does not answer (Redis down or too slow)."""
+    """The store does not answer (Redis down or too slow); nothing was changed."""
+
+
+class OutcomeUnknown(StoreError):
+    """A write's reply was lost and the store stayed silent: it may or may not have landed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from . import transitions as tr
 from .clock import now_ms
 from .delivery import Delivery, Out, SendEvent, SendSnapshot, SendTurn, Turn
 from .driver import Driver
-from .store import StaleVersion, StoreError, Update
+from .store import OutcomeUnknown, StaleVersion, StoreError, Update
 from .tabledata import StoredEvent, TableData, deal_state, next_commits, stored_action
 
 if TYPE_CHECKING:
@@ -107,6 +107,9 @@ class TableRuntime:
                 except StaleVersion:
                     await self.reload(data.version)
                     continue
+                except OutcomeUnknown as e:
+                    message = f"the table store did not say whether the change was kept: {e}"
+                    raise tr.TableRefused("outcome_unknown", message) from e
                 except StoreError as e:
                     raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
                 finally:
