@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -177,7 +176,7 @@ class Connection:
         except ProtocolError:
             return None
 
-    async def _dispatch(self, message: Any) -> None:  # noqa: C901 - one branch per type
+    async def _dispatch(self, message: m.ClientMessage) -> None:  # noqa: C901 - one branch per type
         if isinstance(message, m.Hello):
             return self._hello(message)
         if not self.greeted:
@@ -248,7 +247,9 @@ class Connection:
         change = await runtime.transact(
             lambda d, s: tr.join(d, s, join.seat, join.name, now_ms(), node)
         )
-        seat, token = change.result
+        if change.seated is None:  # tr.join seats the connection or refuses: never here
+            raise RuntimeError("a join that seated no one")
+        seat, token = change.seated
         self.table, self.seat = runtime, seat
         self.session = change.data.seats[seat].session
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=join.id))
@@ -278,7 +279,8 @@ class Connection:
         change = await runtime.transact(lambda d, s: tr.present(d, s, seat, node))
         if self.table is not None:  # a spectator taking a seat stops watching
             self.table.unsubscribe(self)
-        self.table, self.seat, self.session = runtime, seat, change.result
+        self.table, self.seat = runtime, seat
+        self.session = change.data.seats[seat].session
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
         await runtime.follow(self, last_seq)
 
@@ -295,7 +297,7 @@ class Connection:
         self.table, self.seat = None, None
         asyncio.get_running_loop().create_task(self.ws.close(1000, "replaced"))
 
-    async def _act(self, action: Any) -> None:
+    async def _act(self, action: m.ActionModel) -> None:
         runtime, seat = self._seated()
         start = time.perf_counter()
         engine_action = action_of(action, seat)

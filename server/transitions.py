@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
-from typing import Any
 
 import engine
 from protocol import models as m
@@ -49,7 +48,8 @@ class Change:
     data: TableData
     state: engine.Deal | None
     events: list[tuple[Audience, m.Model]] = field(default_factory=list)
-    result: Any = None
+    # What a change tells the connection that asked for it, beside its events:
+    seated: tuple[int, str] | None = None  # a join: the seat taken and its token
 
     def emit(self, event: m.Model, audience: Audience = None) -> None:
         self.events.append((audience, event))
@@ -105,7 +105,7 @@ def join(
         session=data.seats[seat].session + 1,
         node=node,
     )
-    change = Change(data.model_copy(update={"seats": seats}), state, result=(seat, token))
+    change = Change(data.model_copy(update={"seats": seats}), state, seated=(seat, token))
     _seat_changed(change, seat)
     if data.status == "waiting" and all(s.occupant == "human" for s in seats):
         _start(change, now_ms)
@@ -146,12 +146,12 @@ def present(data: TableData, state: engine.Deal | None, seat: int, node: str = "
     """The seat's player is (back) online, through ``node``: the AI hands the seat back.
 
     The seat's session grows, so that any older connection of the seat, on any
-    node, is told it was replaced. Result: the new session number.
+    node, is told it was replaced (the new number is in the seat's data).
     """
     was_away = data.seats[seat].dropped_at_ms is not None
     session = data.seats[seat].session + 1
     seats = data.with_seat(seat, dropped_at_ms=None, session=session, node=node)
-    change = Change(data.model_copy(update={"seats": seats}), state, result=session)
+    change = Change(data.model_copy(update={"seats": seats}), state)
     if was_away:
         _seat_changed(change, seat)
     return change
