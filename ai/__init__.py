@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Bot
+from .base import AiPlayer
 from .basic import BasicBot
 from .expert import ExpertBot
 from .random_bot import RandomBot
@@ -28,7 +28,7 @@ from .strong import StrongBot
 LEVELS = ("random", "basic", "expert", "strong")
 
 
-def make_bot(level: str, **options: Any) -> Bot:
+def make_bot(level: str, **options: Any) -> AiPlayer:
     """The bot of a level; ``ValueError`` for an unknown level or option."""
     if level == "random":
         return RandomBot(**options)
@@ -41,4 +41,4 @@ def make_bot(level: str, **options: Any) -> Bot:
     raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
 
 
-__all__ = ["LEVELS", "Bot", "make_bot"]
+__all__ = ["LEVELS", "AiPlayer", "make_bot"]

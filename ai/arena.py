@@ -22,7 +22,7 @@ import engine
 from engine import IllegalAction, Phase, apply_in_place, new_deal, random_action, score, view
 
 from . import make_bot
-from .base import Bot
+from .base import AiPlayer
 
 TABLES = ("A0", "A1", "A2", "A3", "B")
 
@@ -47,7 +47,7 @@ class BotSpec:
         spec.build()  # refuse unknown levels and options now
         return spec
 
-    def build(self) -> Bot:
+    def build(self) -> AiPlayer:
         return make_bot(self.level, **dict(self.options))
 
     def __str__(self) -> str:
@@ -84,10 +84,10 @@ class DealResult:
     tables: list[TableResult]
 
 
-_BOTS: dict[BotSpec, Bot] = {}
+_BOTS: dict[BotSpec, AiPlayer] = {}
 
 
-def _bot(spec: BotSpec) -> Bot:
+def _bot(spec: BotSpec) -> AiPlayer:
     if spec not in _BOTS:
         _BOTS[spec] = spec.build()
     return _BOTS[spec]
@@ -103,7 +103,7 @@ def deal_seed(seed: int, index: int) -> int:
 
 
 def play_table(
-    table: str, bots: list[Bot], labels: list[str], dealer: int, seed: int
+    table: str, bots: list[AiPlayer], labels: list[str], dealer: int, seed: int
 ) -> TableResult:
     deal = new_deal(dealer, seed)
     rng = random.Random(f"{seed}/{table}")

@@ -1,4 +1,6 @@
-"""The bot interface: a seat's decision from that seat's view, and nothing else.
+"""The AI player interface, ``AiPlayer``: a seat's decision from that seat's view, and nothing else.
+
+(A ``clients.python.Bot`` is another thing: a client that plays at a server's table.)
 
 A bot is constructed by level name and options (``ai.make_bot``), holds no
 per-deal state, and is picklable, so a server can run it on its event loop
@@ -14,7 +16,7 @@ import engine
 
 
 @runtime_checkable
-class Bot(Protocol):
+class AiPlayer(Protocol):
     """Decides one action for the seat of ``view``; the action is always legal."""
 
     name: str

@@ -15,26 +15,26 @@ docs/CLIENTS.md walks through the library and writing a bot.
 from protocol.convert import engine_view
 
 from .bot import Bot, play_table
-from .client import Action, Client
-from .connection import CodecName, Connection
+from .client import Client, WireAction
+from .connection import CodecName, TarotSocket
 from .enginebot import EngineBot
 from .errors import BadURL, ClientError, ConnectionLost, Disconnected, ServerError, Unreachable
 from .state import TableState
 
 __all__ = [
-    "Action",
     "BadURL",
     "Bot",
     "Client",
     "ClientError",
     "CodecName",
-    "Connection",
     "ConnectionLost",
     "Disconnected",
     "EngineBot",
     "ServerError",
     "TableState",
+    "TarotSocket",
     "Unreachable",
+    "WireAction",
     "engine_view",
     "play_table",
 ]

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from protocol import ServerMessage
 from protocol import models as m
 
-from .client import Action, Client
+from .client import Client, WireAction
 from .errors import ConnectionLost, ServerError
 
 log = logging.getLogger("tarot.bot")
@@ -56,7 +56,7 @@ class Bot:
         """One of ``cards``, the playable ones."""
         return cards[0]
 
-    def decide(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+    def decide(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
         """The action for ``legal``: dispatches to the methods above."""
         if legal.bids:
             return m.BidAction(contract=self.bid(view, legal.bids))

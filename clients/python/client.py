@@ -24,12 +24,12 @@ from websockets.uri import parse_uri
 
 from protocol import models as m
 
-from .connection import CLIENT_NAME, CodecName, Connection
+from .connection import CLIENT_NAME, CodecName, TarotSocket
 from .errors import BadURL, Unreachable
 from .link import LOST, Accept, Link
 from .state import TableState
 
-Action = m.BidAction | m.DiscardAction | m.ChelemAction | m.PoigneeAction | m.PlayAction
+WireAction = m.BidAction | m.DiscardAction | m.ChelemAction | m.PoigneeAction | m.PlayAction
 
 
 class Client(Link):
@@ -86,7 +86,7 @@ class Client(Link):
         except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
             raise BadURL(f"{url!r} is not a ws:// or wss:// URL: {e}") from e
         try:
-            connection = await Connection.open(url, codec, client_name)
+            connection = await TarotSocket.open(url, codec, client_name)
         except LOST as e:
             raise Unreachable(f"cannot reach {url}: {e or type(e).__name__}") from e
         client._begin(connection)
@@ -178,7 +178,7 @@ class Client(Link):
 
     # ------------------------------------------------------------ actions
 
-    async def act(self, action: Action) -> None:
+    async def act(self, action: WireAction) -> None:
         """Take an action; returns once the table shows it, ``ServerError`` if refused."""
         await self._request(m.Act(action=action), _is(m.Ack))
 

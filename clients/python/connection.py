@@ -30,8 +30,8 @@ def codec_named(name: CodecName) -> Codec:
     raise ValueError(f"unknown codec {name!r}; expected msgpack or json")
 
 
-class Connection:
-    """An open, greeted connection: ``await Connection.open(url)``."""
+class TarotSocket:
+    """An open, greeted connection: ``await TarotSocket.open(url)``."""
 
     def __init__(self, ws: ClientConnection, codec: Codec, welcome: m.Welcome) -> None:
         self.ws = ws
@@ -41,7 +41,7 @@ class Connection:
     @classmethod
     async def open(
         cls, url: str, codec: CodecName = "msgpack", client: str = CLIENT_NAME
-    ) -> Connection:
+    ) -> TarotSocket:
         """Connect, say hello, and wait for the welcome (``ServerError`` if refused)."""
         chosen = codec_named(codec)
         ws = await connect(url, subprotocols=[Subprotocol(chosen.name)], open_timeout=10)

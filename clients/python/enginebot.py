@@ -14,7 +14,7 @@ from protocol import models as m
 from protocol.convert import action_model, engine_view
 
 from .bot import Bot
-from .client import Action
+from .client import WireAction
 
 
 class EngineBot(Bot):
@@ -25,5 +25,5 @@ class EngineBot(Bot):
         self.name = f"ai:{level}"
         self.rng = random.Random(seed)
 
-    def decide(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+    def decide(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
         return action_model(self.ai.choose(engine_view(view, legal), self.rng))

@@ -39,7 +39,7 @@ from protocol import ProtocolError, ServerMessage
 from protocol import models as m
 
 from .backoff import Backoff, GaveUp
-from .connection import CodecName, Connection
+from .connection import CodecName, TarotSocket
 from .errors import ClientError, ConnectionLost, Disconnected, ServerError
 from .state import TableState
 
@@ -83,7 +83,7 @@ class Link:
         self.state: TableState | None = None
         self.reconnections = 0
         self.retries = 0  # requests sent again after a refusal that may pass
-        self._conn: Connection | None = None
+        self._conn: TarotSocket | None = None
         self._inbox: asyncio.Queue[ServerMessage | ClientError | None] = asyncio.Queue()
         self._waiter: _Waiter | None = None
         self._lock = asyncio.Lock()
@@ -93,7 +93,7 @@ class Link:
         self._ended: ClientError | None = None
         self._last_id = 0
 
-    def _begin(self, connection: Connection) -> None:
+    def _begin(self, connection: TarotSocket) -> None:
         self._attach(connection)
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -194,7 +194,7 @@ class Link:
             raise ServerError.of(reply)
         return reply
 
-    async def _ready(self) -> Connection:
+    async def _ready(self) -> TarotSocket:
         """The open connection, waiting while the client reconnects."""
         while True:
             if self._ended is not None:
@@ -212,7 +212,7 @@ class Link:
 
     # ------------------------------------------------------------ the reader
 
-    def _attach(self, conn: Connection) -> None:
+    def _attach(self, conn: TarotSocket) -> None:
         self._conn = conn
         self._connected.set()
 
@@ -237,7 +237,7 @@ class Link:
                 return
             await self._after(conn, message)
 
-    async def _after(self, conn: Connection, message: ServerMessage) -> None:
+    async def _after(self, conn: TarotSocket, message: ServerMessage) -> None:
         """What a message means for the connection: leave it, resume, or nothing."""
         if isinstance(message, m.Bye):
             await self._bye(conn, message)
@@ -278,7 +278,7 @@ class Link:
                     return state.apply(message)
         return True
 
-    async def _bye(self, conn: Connection, bye: m.Bye) -> None:
+    async def _bye(self, conn: TarotSocket, bye: m.Bye) -> None:
         """``shutdown``: drop this connection and resume elsewhere; anything else ends it."""
         if bye.reason != "shutdown":
             self._end(Disconnected(f"the server said bye: {bye.reason}", bye.reason))
@@ -312,7 +312,7 @@ class Link:
         backoff = Backoff(self.reconnect_seconds, first=0.05, cap=1.0)
         while not self._closing:
             try:
-                conn = await Connection.open(self.url, self.codec, self.client_name)
+                conn = await TarotSocket.open(self.url, self.codec, self.client_name)
                 await self._rejoin(conn)
                 self.reconnections += 1
                 return
@@ -328,7 +328,7 @@ class Link:
                 raise Disconnected(f"could not reconnect to {self.url}", "unreachable") from e
         raise Disconnected("the client was closed")
 
-    async def _rejoin(self, conn: Connection) -> None:
+    async def _rejoin(self, conn: TarotSocket) -> None:
         """On a new connection: resume the seat (or watch again), then go on reading."""
         state = self.state
         request: BaseModel | None = None

@@ -27,7 +27,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, RichLog, Static
 
-from clients.python import Action, Client, ClientError, ServerError, TableState
+from clients.python import Client, ClientError, ServerError, TableState, WireAction
 from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
@@ -282,7 +282,7 @@ class TableApp(App[list[m.Points] | None]):
             self._send(action)
         self.redraw()
 
-    def _chosen_action(self) -> Action | None:
+    def _chosen_action(self) -> WireAction | None:
         state = self.state
         legal = state.legal if state is not None else None
         if state is None or legal is None or state.view is None or self.acting:
@@ -297,10 +297,10 @@ class TableApp(App[list[m.Points] | None]):
         }.get(self.decision.kind)
         return choose(state.view, legal) if choose is not None else None
 
-    def _bid(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+    def _bid(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
         return m.BidAction(contract=legal.bids[self.option])
 
-    def _chelem(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+    def _chelem(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
         return m.ChelemAction(announce=self.option == 1)
 
     def _poignee_offer(self, view: m.SeatView, legal: m.LegalChoices) -> None:
@@ -313,7 +313,7 @@ class TableApp(App[list[m.Points] | None]):
         pool = poignee_pool(view.hand, offer)
         self.cursor = next((i for i, c in enumerate(view.hand) if c in pool), 0)
 
-    def _poignee_cards(self, view: m.SeatView, legal: m.LegalChoices) -> Action | None:
+    def _poignee_cards(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction | None:
         if self.poignee is None:
             return None
         if len(self.selected) != self.poignee.size:
@@ -323,7 +323,7 @@ class TableApp(App[list[m.Points] | None]):
         self.poignee, self.selected = None, set()
         return m.PoigneeAction(cards=cards)
 
-    def _discard(self, view: m.SeatView, legal: m.LegalChoices) -> Action | None:
+    def _discard(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction | None:
         if legal.discard is None:
             return None
         if len(self.selected) != legal.discard.count:
@@ -331,17 +331,17 @@ class TableApp(App[list[m.Points] | None]):
             return None
         return m.DiscardAction(cards=sorted(self.selected, key=card_order))
 
-    def _play(self, view: m.SeatView, legal: m.LegalChoices) -> Action:
+    def _play(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
         """The card under the cursor, playable or not: a refused one comes back with the
         engine's reason, which the prompt shows (the client knows no rule to tell why)."""
         return m.PlayAction(card=view.hand[self.cursor])
 
-    def _send(self, action: Action) -> None:
+    def _send(self, action: WireAction) -> None:
         self.acting = True
         self.error = ""
         self.run_worker(self._act(action), name="act", group="act")
 
-    async def _act(self, action: Action) -> None:
+    async def _act(self, action: WireAction) -> None:
         assert self.client is not None
         try:
             await self.client.act(action)

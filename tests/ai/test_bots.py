@@ -13,7 +13,7 @@ from ai.expert import Table, play
 from engine import apply_in_place, new_deal, view
 
 
-def play_deal(bots: list[ai.Bot], seed: int) -> engine.Deal:
+def play_deal(bots: list[ai.AiPlayer], seed: int) -> engine.Deal:
     """A whole deal; ``apply_in_place`` refuses (raises) any illegal action."""
     rng = random.Random(seed)
     deal = new_deal(seed % 4, rng)
@@ -34,7 +34,7 @@ def test_cheap_bots_only_play_legal_actions(level: str) -> None:
 def test_make_bot_knows_every_level() -> None:
     for level in ai.LEVELS:
         bot = ai.make_bot(level)
-        assert isinstance(bot, ai.Bot)
+        assert isinstance(bot, ai.AiPlayer)
 
 
 def test_make_bot_rejects_unknown_level() -> None:

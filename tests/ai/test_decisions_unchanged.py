@@ -47,7 +47,7 @@ MATCHES: tuple[tuple[str, tuple[tuple[str, dict[str, int]], ...], range], ...] =
 )
 
 
-def digest(bots: list[ai.Bot], seed: int) -> str:
+def digest(bots: list[ai.AiPlayer], seed: int) -> str:
     """The digest of one deal played by ``bots`` (seat i plays ``bots[(i - seed) % 4]``)."""
     rng = random.Random(seed)
     deal = new_deal(seed % 4, rng)
@@ -73,7 +73,7 @@ def _plain(action: Action) -> list[int]:
     return [kind, *sorted(action.cards)]
 
 
-def _bots(name: str) -> list[ai.Bot]:
+def _bots(name: str) -> list[ai.AiPlayer]:
     for match, seats, _ in MATCHES:
         if match == name:
             return [ai.make_bot(level, **options) for level, options in seats]

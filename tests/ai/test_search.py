@@ -17,7 +17,7 @@ from engine import Deal, Phase, apply_in_place, new_deal, random_action, view
 EXPERT = ai.make_bot("expert")
 
 
-def _deal_at(seed: int, cards_played: int, bots: list[ai.Bot] | None = None) -> Deal | None:
+def _deal_at(seed: int, cards_played: int, bots: list[ai.AiPlayer] | None = None) -> Deal | None:
     """A deal after bidding, discard and ``cards_played`` cards (None if it ended)."""
     rng = random.Random(seed)
     deal = new_deal(seed % 4, rng)
