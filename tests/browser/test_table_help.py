@@ -8,6 +8,7 @@ import asyncio
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -191,16 +192,40 @@ async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
     await player.page.click("[data-section=all-tricks] summary")
     shown = await player.page.locator("[data-section=all-tricks] .all-tricks > li").count()
     assert shown == len(tricks)
-    # A card on the felt: the leader's slot says so.
-    for _ in range(6):
-        if await player.page.locator("#centre .trick .slot").count():
+    # A trick under way, waiting for this player: the felt is still, and its leader's
+    # card is marked (a led Excuse is otherwise ambiguous). If the player leads, it plays.
+    for _ in range(36):
+        await player.play_until(tricks=len(player.events("trick")))
+        slots = player.page.locator("#centre .trick .slot")
+        # The trick just won may still be on the felt when this player is to lead.
+        if await player.page.evaluate(UNDER_WAY):
             break
-        await player.play_until(tricks=len(player.events("trick")) + 1)
-    if await player.page.locator("#centre .trick .slot").count():
-        leader = await player.page.locator("#centre .trick .slot.led").get_attribute("data-seat")
-        assert leader is not None
-        assert await player.page.locator("#centre .trick .slot").count() >= 1
+        await player.step()  # leading: play, and wait for the next turn
+    else:
+        raise AssertionError("this player led every trick")
+    on_felt = await slots.count()
+    for _ in range(50):  # the frames this side records may lag the page a little
+        if len(cards := cards_since_last_trick(player)) >= on_felt:
+            break
+        await asyncio.sleep(0.1)
+    assert on_felt == len(cards) >= 1
+    led = player.page.locator("#centre .trick .slot.led")
+    assert await led.count() == 1
+    assert await led.get_attribute("data-seat") == str(cards[0]["seat"])
+    assert await led.locator("[data-field=led]").inner_text() == "leads"
     assert player.errors == []
+
+
+UNDER_WAY = """() => {
+    const trick = window.cardavia.app.table.deal.trick;
+    return Boolean(trick && trick.winner === null && trick.cards.length > 0);
+}"""
+
+
+def cards_since_last_trick(player: Player) -> list[dict[str, Any]]:
+    events = [f["event"] for f in player.frames if f.get("type") == "event"]
+    last = max(i for i, e in enumerate(events) if e["kind"] == "trick")
+    return [e for e in events[last:] if e["kind"] == "card"]
 
 
 @pytest.mark.timeout(120)
