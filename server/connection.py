@@ -25,6 +25,7 @@ from . import transitions as tr
 from .clock import now_ms
 from .node import Node
 from .outbox import Outbox
+from .refusals import TableError
 from .reviews import ConnectionReviews
 from .table import TableRuntime
 
@@ -160,7 +161,7 @@ class Connection:
             await self._dispatch(message)
         except ProtocolError as e:  # unreadable (its id read apart, if it can be), or refused
             self.error(e.code, e.message, re=e.request_id if re is None else re)
-        except tr.TableRefused as e:
+        except TableError as e:
             self.error(e.code, e.message, e.rule, e.reason, re=re)
         except ConnectionClosed:
             return False
@@ -327,5 +328,5 @@ class Connection:
         if seat is not None and not any(s.seat == seat for s in runtime.subscribers):
             try:
                 await runtime.transact(lambda d, s: tr.dropped(d, s, seat, now_ms(), session))
-            except tr.TableRefused as e:
+            except TableError as e:
                 log.warning("table %s: could not mark seat %s away: %s", runtime.table_id, seat, e)

@@ -21,6 +21,7 @@ from protocol import models as m
 
 from . import transitions as tr
 from .clock import now_ms
+from .refusals import TableError
 
 if TYPE_CHECKING:
     from .table import TableRuntime
@@ -76,7 +77,7 @@ class Driver:
         try:
             await self.do_due()
             self.failures = 0
-        except tr.TableRefused as e:
+        except TableError as e:
             log.info("table %s: driver move refused: %s", runtime.table_id, e.message)
             await asyncio.sleep(RETRY_SECONDS[0])
         except Exception as e:  # a bug or a broken bot pool: retried, and reported

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from protocol import models as m
 
 from . import transitions as tr
+from .refusals import TableError, unavailable
 from .store import StoreError
 from .tabledata import TableData
 
@@ -91,7 +92,7 @@ class Lobby:
                 try:
                     tables = await self.node.store.list_tables()
                 except StoreError as e:
-                    raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+                    raise unavailable(e) from e
                 self._tables = sorted((t for t in tables if is_open(t)), key=key_of)
                 self._keys = [key_of(t) for t in self._tables]
                 self._waiting = [t for t in tables if t.status == "waiting"]
@@ -241,7 +242,7 @@ class Lobby:
         try:
             runtime = await self.node.runtime(table_id)
             await runtime.transact(lambda d, s: tr.abandon(d, s, now_ms(), empty_ms))
-        except tr.TableRefused:
+        except TableError:
             return 0  # someone sat down meanwhile, or the store is away: next sweep
         if runtime.data.status != "finished":
             return 0

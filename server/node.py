@@ -20,6 +20,7 @@ from .bots import BotRunner
 from .clock import now_ms
 from .lobby import Lobby
 from .metrics import Metrics
+from .refusals import TableError, unavailable
 from .reviews import Reviews
 from .settings import Settings
 from .store import Listener, StoreError, TableStore, Update
@@ -104,7 +105,7 @@ class Node:
                 try:
                     data = await self.store.load(table_id)
                 except StoreError as e:
-                    raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+                    raise unavailable(e) from e
                 if data is None:
                     raise tr.TableRefused("unknown_table", f"no table {table_id!r}")
                 return await self._add(data)
@@ -143,7 +144,7 @@ class Node:
         try:
             await self.store.create(data)
         except StoreError as e:
-            raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+            raise unavailable(e) from e
         self.metrics.tables_created.inc()
         return await self._add(data)
 
@@ -254,7 +255,7 @@ class Node:
                 log.info(
                     "table %s: seat %d was held through node %s, gone", runtime.table_id, seat, node
                 )
-                with contextlib.suppress(tr.TableRefused):
+                with contextlib.suppress(TableError):
                     await runtime.transact(away(seat, session))
 
     async def _unload_idle(self) -> None:
@@ -286,7 +287,7 @@ class Node:
             return
         owner, ttl = self.settings.node_id, self.settings.lease_ms
         if await self.store.acquire_lease(table_id, owner, ttl):
-            with contextlib.suppress(tr.TableRefused):
+            with contextlib.suppress(TableError):
                 await self.runtime(table_id)
 
     async def release_leases(self) -> None:

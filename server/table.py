@@ -28,7 +28,8 @@ from . import transitions as tr
 from .clock import now_ms
 from .delivery import Delivery, Out, SendEvent, SendSnapshot, SendTurn, Turn
 from .driver import Driver
-from .store import OutcomeUnknown, StaleVersion, StoreError, Update
+from .refusals import TableError, unavailable
+from .store import StaleVersion, StoreError, Update
 from .tabledata import StoredEvent, TableData, deal_state, next_commits, stored_action
 
 if TYPE_CHECKING:
@@ -107,11 +108,8 @@ class TableRuntime:
                 except StaleVersion:
                     await self.reload(data.version)
                     continue
-                except OutcomeUnknown as e:
-                    message = f"the table store did not say whether the change was kept: {e}"
-                    raise tr.TableRefused("outcome_unknown", message) from e
                 except StoreError as e:
-                    raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+                    raise unavailable(e) from e
                 finally:
                     self._own = ("", None)
                 self.apply_update(update, change.state)
@@ -130,7 +128,7 @@ class TableRuntime:
         try:
             data = await self.node.store.load(self.table_id)
         except StoreError as e:
-            raise tr.TableRefused("unavailable", f"the table store failed: {e}") from e
+            raise unavailable(e) from e
         if data is None:
             self.node.table_lost(self.table_id)
             raise tr.TableRefused(
@@ -228,7 +226,7 @@ class TableRuntime:
         """Commit the table unchanged (a new version), unless it moved on from ``version``."""
         try:
             await self.transact(lambda d, s: tr.mark(d, s, version))
-        except tr.TableRefused as e:
+        except TableError as e:
             log.warning("table %s: could not mark the resync: %s", self.table_id, e)
 
     def _state_for(self, table: TableData) -> engine.Deal | None:

@@ -18,6 +18,7 @@ import engine
 from protocol import models as m
 from protocol.convert import WIRE_EVENTS, action_model, event_model, numbers, sheet_model
 
+from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 from .tabledata import (
     DealData,
     SeatData,
@@ -28,19 +29,6 @@ from .tabledata import (
 )
 
 Audience = list[int] | None
-
-
-class TableRefused(Exception):
-    """A request the table refuses; ``code`` is a protocol error code."""
-
-    def __init__(
-        self, code: str, message: str, *, rule: str | None = None, reason: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-        self.reason = reason
 
 
 @dataclass(slots=True)
