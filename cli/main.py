@@ -20,6 +20,7 @@ from . import (
     score,
     serve,
     simulate,
+    soak,
 )
 
 
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     review.add_parser(sub)
     archive.add_parser(sub)
+    soak.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)

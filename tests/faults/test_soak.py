@@ -1,0 +1,41 @@
+"""A short ``tarot soak``: two real nodes on a Redis of its own, bots at a few tables, each
+kind of fault once (kill -9 and SIGTERM of a node, Redis DEBUG SLEEP, Redis restarted
+on its AOF), a fixed seed; every count it checks must be clean (issue 13, "Tests")."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cli.local_servers import ROOT
+
+
+@pytest.mark.timeout(300)  # 36 s of faults, the tables' end, start and stop: ~60-100 s here
+def test_a_short_soak_with_every_fault_loses_repeats_and_freezes_nothing(tmp_path: Path) -> None:
+    args = [sys.executable, "-m", "cli.main", "soak", "--seconds", "36", "--tables", "3"]
+    args += ["--fault-every", "7", "--seed", "7", "--workdir", str(tmp_path), "--json"]
+    soak = subprocess.Popen(
+        args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        out, err = soak.communicate(timeout=280)
+    finally:
+        if soak.poll() is None:  # SIGTERM: the soak stops its nodes and Redis, then exits
+            soak.send_signal(signal.SIGTERM)
+            soak.communicate(timeout=30)
+    result = json.loads(out)
+    assert result["bad"] == [], result
+    assert soak.returncode == 0, err[-2000:]
+    assert result["faults"] == dict.fromkeys(
+        ("kill_node", "sigterm_node", "redis_sleep", "redis_restart"), 1
+    )
+    # It did play through the faults: actions, finished deals re-scored, resumes, retries.
+    assert result["actions_acknowledged"] > 300, result
+    assert result["deals_rescored"] >= 3, result
+    assert result["resumes"] > 0 and result["retried"] > 0, result
+    assert result["helpers_watched"] > 0, result  # the nodes' bot workers were looked after
