@@ -19,8 +19,10 @@ players together) then receives no echo of its own commits: that echo cost
 so no commit can slip between the two unheard.
 
 Every node holds one connection pool (bounded: callers wait on a semaphore for
-a connection) and, for the updates, one pub/sub connection per Redis shard
-with one subscription per table (``redis_updates``). Any Redis failure or a call slower
+a connection), one more for commits on a single server (connections that never
+resend), and, for the updates, one pub/sub connection per Redis shard with one
+subscription per table (``redis_updates``); ``redis_connect`` opens them, and
+the Lua scripts are in ``redis_scripts``. Any Redis failure or a call slower
 than ``op_timeout`` raises ``StoreUnavailable``; nothing is half written, and
 calls succeed again once Redis answers. ``StoreUnavailable`` from ``commit`` means
 that nothing changed: a commit whose reply was lost is fenced off and looked up
@@ -42,15 +44,13 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from redis.asyncio import ConnectionPool, Redis
+from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
-from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisClusterException, RedisError
-from redis.retry import Retry
 
 from . import keys
+from .redis_connect import FAILURES, Client, open_clients
 from .redis_scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, RELEASE, RESOLVE
 from .redis_updates import Updates
 from .store import (
@@ -68,8 +68,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tarot.redis")
 T = TypeVar("T")
-Client = Redis | RedisCluster
-FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 DAY_MS = 24 * 3600 * 1000
 FENCE_TTL_MS = 600_000  # a fenced commit is refused for this long (far past any retry)
 
@@ -113,50 +111,14 @@ class RedisStore:
         cls, url: str, *, max_connections: int = 32, wait_seconds: float = 30.0, **options: Any
     ) -> RedisStore:
         """Connect to ``url``: a single server, or any node of a cluster (detected)."""
-        retry = Retry(ExponentialBackoff(cap=0.25, base=0.025), 2)
-        common: dict[str, Any] = {
-            "socket_timeout": 1.0,
-            "socket_connect_timeout": 1.0,
-            "health_check_interval": 5,
-            "retry": retry,
-        }
-        probe: Redis = Redis.from_url(url, **common)
-        try:
-            cluster = await _wait_for_redis(probe, wait_seconds)
-        finally:
-            await probe.aclose()
-        client: Client
-        if cluster:
-            client = RedisCluster.from_url(url, max_connections=max_connections, **common)
-            await client.initialize()
-        else:
-            # No socket timeout and no blocking pool: ``call`` already bounds
-            # each call by ``op_timeout`` and makes callers wait for one of the
-            # ``max_connections`` connections; a second timer per read and a
-            # second wait cost ~40 µs of CPU per command (measured).
-            pool = ConnectionPool.from_url(
-                url, max_connections=max_connections, **{**common, "socket_timeout": None}
-            )
-            client = Redis.from_pool(pool)
-            # Commits on connections that never resend: a command resent after a lost
-            # reply hides that the first one may have landed, and ``commit`` must know
-            # whether a failed call ever left the node (``_never_sent``).
-            writes = ConnectionPool.from_url(
-                url,
-                max_connections=max_connections,
-                **{**common, "socket_timeout": None, "retry": Retry(NoBackoff(), 0)},
-            )
-            options.setdefault("writer", Redis.from_pool(writes))
-
-        def pubsub_client(host: str, port: int) -> Redis:
-            # Its own connection, no silent reconnection: a lost pub/sub
-            # connection must be seen, so that missed updates are fetched.
-            pool = ConnectionPool.from_url(url, **{**common, "retry": Retry(NoBackoff(), 0)})
-            if cluster:  # the shard's node, with the URL's credentials
-                pool.connection_kwargs.update(host=host, port=port)
-            return Redis.from_pool(pool)
-
-        store = cls(client, pubsub_client, max_connections=max_connections, **options)
+        clients = await open_clients(url, max_connections, wait_seconds)
+        store = cls(
+            clients.client,
+            clients.pubsub,
+            max_connections=max_connections,
+            writer=clients.writer,
+            **options,
+        )
         store.updates.start()
         return store
 
@@ -426,22 +388,3 @@ def _pairs(entries: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
     for entry_id, flat in entries:
         out.append((entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
     return out
-
-
-async def _wait_for_redis(probe: Redis, wait_seconds: float) -> bool:
-    """Wait until Redis answers; True when it is a cluster node. Redis 7+ is needed."""
-    deadline = time.monotonic() + wait_seconds
-    for attempt in itertools.count():
-        try:
-            info = await probe.info()
-            break
-        except FAILURES as e:
-            if time.monotonic() > deadline:
-                raise StoreUnavailable(f"redis does not answer: {e}") from e
-            if attempt % 10 == 0:
-                log.warning("waiting for redis: %s", e)
-            await asyncio.sleep(0.5)
-    major = int(str(info.get("redis_version", "0")).split(".")[0])
-    if major < 7:
-        raise StoreUnavailable(f"redis 7 or later is needed, not {info.get('redis_version')}")
-    return bool(info.get("cluster_enabled"))
