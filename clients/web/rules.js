@@ -172,7 +172,7 @@ const RULES = {
         "Een beurt spelen",
         "Elke speler speelt één kaart in de slag. Beken de gevraagde kleur als je kunt. Anders speel je een troef. Heb je geen van beide, speel dan een willekeurige kaart. De Excuse mag altijd worden gespeeld.",
         "Moet je troef spelen, ga dan over de hoogste troef in de slag heen als je kunt, ook als die van een medeverdediger is. Alleen als dat niet kan, mag je een lagere troef spelen. Dit geldt ook als er troef wordt gevraagd.",
-        "De hoogste troef wint de slag. Anders wint de hoogste kaart van de gevraagde kleur. Gewone kaarten, van hoog naar laag: Koning (Roi) > Dame > Cavalier (Paard) > Boer (Valet) > 10 > … > 2 > Aas. Troeven worden op hun nummer vergeleken. De winnaar komt de volgende slag uit.",
+        "De hoogste troef wint de slag. Anders wint de hoogste kaart van de gevraagde kleur. Gewone kaarten, van hoog naar laag: Koning (Roi) > Dame > Paard (Cavalier) > Boer (Valet) > 10 > … > 2 > Aas. Troeven worden op hun nummer vergeleken. De winnaar komt de volgende slag uit.",
         "Normaal komt de speler rechts van de gever de eerste slag uit. Als de nemer een chelem aankondigt, komt de nemer zelf uit.",
       ],
       [

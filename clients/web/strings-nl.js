@@ -96,7 +96,7 @@ export default {
   "seat.cards": "{n} kaarten in de hand",
   "seat.cards.one": "{n} kaart in de hand",
 
-  "table.starting": "De partij begint zo…",
+  "table.starting": "Het spel begint zo…",
   "table.watching": "Je kijkt mee",
   "table.leaveAsk": "Deze partij verlaten? De AI neemt je plaats.",
   "table.leaveYes": "Partij verlaten",
@@ -296,7 +296,7 @@ export default {
   "log.trick": "Slag {n}: {name} wint.",
   "log.made": "{name} heeft het contract gehaald.",
   "log.failed": "{name} heeft het contract niet gehaald.",
-  "log.over": "Het spel is afgelopen.",
+  "log.over": "De partij is afgelopen.",
 
   "error.not_your_turn": "Je bent niet aan de beurt.",
   "error.illegal_action": "Die zet is niet toegestaan.",
@@ -304,8 +304,8 @@ export default {
   "error.bad_invite": "Deze tafel is privé: de uitnodiging ontbreekt of klopt niet.",
   "error.unknown_table": "Die tafel bestaat niet (meer).",
   "error.bad_token": "Die plaats kan niet meer worden hervat.",
-  "error.already_started": "Het spel is al begonnen.",
-  "error.not_started": "Het spel is nog niet begonnen.",
+  "error.already_started": "De partij is al begonnen.",
+  "error.not_started": "De partij is nog niet begonnen.",
   "error.already_seated": "Je zit al aan een tafel.",
   "error.not_seated": "Je zit aan geen enkele tafel.",
   "error.rate_limited": "Iets rustiger aan.",

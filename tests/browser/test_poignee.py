@@ -47,3 +47,19 @@ async def test_a_poignee_is_shown_by_clicks_and_everyone_sees_it(
     assert sorted(record["poignees"]["0"]) == sorted(shown)
     sheet = await player.check_sheet_matches_server()
     assert [b["kind"] for b in sheet["bonuses"]].count("poignee") == 1
+
+
+@pytest.mark.timeout(120)
+async def test_the_log_says_a_simple_poignee_mid_sentence_in_lower_case(
+    new_player: NewPlayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It read "shows a Simple poignée." (issue 15.12)."""
+    deal_from(monkeypatch, where("poignee", a_simple_poignee_at_seat_0))
+    player = await new_player()
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until(poignee=True, tricks=1)
+    assert player.played.poignee, "the poignee was never offered"
+    lines = await player.page.evaluate("() => window.cardavia.app.ui.log.map((line) => line())")
+    (said,) = [line for line in lines if "poign" in line.lower()]
+    assert said.endswith("shows a simple poignée."), said
