@@ -20,9 +20,16 @@ from server.history.deals import count_rows
 from server.history.schema import TABLE_ID_MAX, deals, seats, tables
 from server.tabledata import TableData
 
+from ..deal_seeds import deal_from, ordinary, where
 
-def changes(table_id: str = "t-redeal") -> list[tr.Change]:
-    """A one-deal table: its first deal passed out (four passes), the re-deal played out."""
+
+def changes(monkeypatch: pytest.MonkeyPatch, table_id: str = "t-redeal") -> list[tr.Change]:
+    """A one-deal table: its first deal passed out (four passes), the re-deal played out.
+
+    The deals are ordinary (no petit sec, R3) and the same every run, so the random play
+    of the re-deal always finishes it.
+    """
+    deal_from(monkeypatch, where("archive", ordinary))
     data = TableData(table_id=table_id, options=m.TableOptions(deals=1, ai_level="expert"))
     now = 1_000
     out = [tr.start(data, None, now)]
@@ -46,9 +53,9 @@ def changes(table_id: str = "t-redeal") -> list[tr.Change]:
 
 
 async def test_a_re_deal_is_another_row_and_two_nodes_write_each_deal_once(
-    engine: AsyncEngine,
+    engine: AsyncEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    steps = changes()
+    steps = changes(monkeypatch)
     writers = [DealWriter(engine), DealWriter(engine)]  # two nodes that both follow the table
     for writer in writers:
         writer.start()
@@ -82,10 +89,10 @@ async def test_a_re_deal_is_another_row_and_two_nodes_write_each_deal_once(
 
 
 async def test_a_deal_the_history_refuses_is_logged_and_play_goes_on(
-    engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+    engine: AsyncEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Handing a deal over runs after its commit: a refusal must not raise into the table."""
-    steps = changes("t" * (TABLE_ID_MAX + 1))  # longer than the history keeps
+    steps = changes(monkeypatch, "t" * (TABLE_ID_MAX + 1))  # longer than the history keeps
     writer = DealWriter(engine)
     writer.start()
     archive = Archive(writer)
