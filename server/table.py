@@ -2,7 +2,8 @@
 
 Theory of operation. The store holds the truth (``TableData``); every change
 is built by a pure function of ``transitions`` and committed with a
-check-and-set on the version, retried on ``StaleVersion``. Committed changes
+check-and-set on the version, retried on ``StaleVersion`` (the update a
+commit makes, and the engine state that follows it: ``commits``). Committed changes
 reach the runtime of every node through the store's subscription. What each
 local follower is sent, and when, is decided by the sans-I/O ``Delivery``
 (events in order, replay before live, ``your_turn`` once per turn after the
@@ -26,11 +27,12 @@ from protocol.convert import legal_model, view_model
 
 from . import transitions as tr
 from .clock import now_ms
+from .commits import committed_update, followed_state
 from .delivery import Delivery, Out, SendEvent, SendSnapshot, SendTurn, Turn
 from .driver import Driver
 from .refusals import TableError, unavailable
 from .store import StaleVersion, StoreError, Update
-from .tabledata import StoredEvent, TableData, deal_state, next_commits, stored_action
+from .tabledata import StoredEvent, TableData, deal_state
 
 if TYPE_CHECKING:
     from .node import Node
@@ -161,7 +163,7 @@ class TableRuntime:
         if state is None and self._own[0] == table.commit and table.commit:
             state = self._own[1]
         if state is None:
-            state = self._state_for(table)
+            state = followed_state(self.data, self.state, table)
         before, before_state = self.data, self.state
         self.data, self.state = table, state
         self._archive(before, before_state)
@@ -228,23 +230,6 @@ class TableRuntime:
             await self.transact(lambda d, s: tr.mark(d, s, version))
         except TableError as e:
             log.warning("table %s: could not mark the resync: %s", self.table_id, e)
-
-    def _state_for(self, table: TableData) -> engine.Deal | None:
-        new, old = table.deal, self.data.deal
-        if new is None:
-            return None
-        if (
-            self.state is not None
-            and old is not None
-            and old.number == new.number
-            and old.seed == new.seed
-            and new.actions[: len(old.actions)] == old.actions
-        ):
-            state = self.state.copy()
-            for entry in new.actions[len(old.actions) :]:
-                engine.apply_in_place(state, stored_action(entry))
-            return state
-        return deal_state(new)
 
     # ------------------------------------------------------------ fan-out
 
@@ -381,22 +366,3 @@ class TableRuntime:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-
-
-def committed_update(data: TableData, change: tr.Change) -> Update:
-    """The update that committing ``change`` on ``data`` makes: the next version, its
-    commit id (naming its parent), its events numbered after the table's."""
-    phase = change.state.phase.value if change.state is not None else None
-    new = change.data.model_copy(
-        update={
-            "version": data.version + 1,
-            "seq": data.seq + len(change.events),
-            "phase": phase,
-            "commits": next_commits(data.commits),
-        }
-    )
-    stored = [
-        StoredEvent(seq=data.seq + i + 1, audience=aud, event=ev.model_dump(mode="json"))
-        for i, (aud, ev) in enumerate(change.events)
-    ]
-    return Update(new, stored)
