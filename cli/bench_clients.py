@@ -2,7 +2,8 @@
 
 An action's latency is the time from its sending to the receipt of its first
 event by all four seats of the table; ``measure`` keeps those sent in the
-measured window. The clients run in worker processes (``bench_worker``).
+measured window. The clients run in worker processes (``bench_worker``), against
+a node or the bare relay (``bench_relay``) alike.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Run:
     go: asyncio.Event = field(default_factory=asyncio.Event)  # set once every seat is connected
     measuring: bool = False
     think: float = 0.0  # mean seconds a bot waits before acting
+    frames: int = 0  # frames the seats received in the measured window
 
     def arrived(self, table: Table, seq: int) -> None:
         if seq != table.pending_seq:
@@ -94,6 +96,7 @@ async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.R
         await ws.send(pack({"type": "act", "action": choose(legal, rng)}))
 
     async for frame in ws:
+        run.frames += run.measuring
         message = msgpack.unpackb(frame, raw=False)
         kind = message["type"]
         if kind == "event":
@@ -121,7 +124,7 @@ async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
 
 async def tarot_run(
     urls: list[str], tables: int, seconds: float, think: float, barrier: Barrier
-) -> list[float]:
+) -> Run:
     lobby = await connect(urls[0], subprotocols=[SUBPROTOCOL])  # type: ignore[list-item]
     await lobby.send(pack({"type": "hello", "protocol": 1}))
     await lobby.recv()
@@ -140,12 +143,13 @@ async def tarot_run(
             tasks.append(asyncio.create_task(tarot_seat(ws, table, run, rng)))
     await barrier()
     run.go.set()
-    return await measure(run, tasks, [*sockets, lobby], seconds)
+    await measure(run, tasks, [*sockets, lobby], seconds)
+    return run
 
 
 async def measure(
     run: Run, tasks: list[asyncio.Task[None]], sockets: list[ClientConnection], seconds: float
-) -> list[float]:
+) -> None:
     await asyncio.sleep(1.0)  # warm up
     run.measuring = True
     await asyncio.sleep(seconds)
@@ -161,4 +165,3 @@ async def measure(
         error = task.exception() if task.done() and not task.cancelled() else None
         if error is not None and not isinstance(error, ConnectionClosed):
             raise RuntimeError(f"a bench client failed: {error!r}")
-    return run.latencies()

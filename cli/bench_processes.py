@@ -66,12 +66,11 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
 
 
 def run_clients(
-    mode: str, urls: list[str], tables: int, seconds: float, think: float, procs: int
+    urls: list[str], tables: int, seconds: float, think: float, procs: int
 ) -> dict[str, Any]:
     """Drive ``tables`` tables from ``procs`` client processes, measured over the same window."""
     shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
     workers = []
-    first = 0
     for share in shares:
         if share:
             args = [
@@ -79,15 +78,12 @@ def run_clients(
                 "-m",
                 "cli.bench_worker",
                 "worker",
-                mode,
                 ",".join(urls),
                 str(share),
                 str(seconds),
                 str(think),
-                str(first),
             ]
             workers.append(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
-        first += share
     try:
         for worker in workers:
             assert worker.stdout is not None
@@ -99,16 +95,21 @@ def run_clients(
             worker.stdin.write(b"go\n")
             worker.stdin.flush()
         latencies: list[float] = []
+        frames = 0
         for worker in workers:
             out, _ = worker.communicate(timeout=seconds + 120)
             if worker.returncode:
                 raise RuntimeError("a bench client process failed")
-            latencies.extend(json.loads(out))
+            measured = json.loads(out)
+            latencies.extend(measured["latencies"])
+            frames += measured["frames"]
     finally:
         for worker in workers:
             if worker.poll() is None:
                 worker.kill()
-    return figures(latencies, seconds)
+    result = figures(latencies, seconds)
+    result["frames_per_action"] = round(frames / max(len(latencies), 1), 2)
+    return result
 
 
 def cpu_seconds(pid: int) -> float:
@@ -117,12 +118,58 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def actions_applied(port: int) -> float:
+def scrape(port: int) -> dict[str, float]:
+    """A node's (or the relay's) ``/metrics``: each sample's value by its name and labels."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
-        for line in response.read().decode().splitlines():
-            if line.startswith("tarot_actions_applied_total"):
-                return float(line.split()[1])
-    return 0.0
+        return samples(response.read().decode())
+
+
+def samples(text: str) -> dict[str, float]:
+    """Prometheus's text format: each sample's value by its name and labels."""
+    lines = (line.rsplit(" ", 1) for line in text.splitlines() if line and line[0] != "#")
+    return {name: float(value) for name, value in lines}
+
+
+def gc_figures(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The collector's pauses between two scrapes (``server.collector.Pauses``)."""
+
+    def total(scraped: dict[str, float], prefix: str, suffix: str = "") -> float:
+        return sum(v for k, v in scraped.items() if k.startswith(prefix) and k.endswith(suffix))
+
+    def grew(prefix: str, suffix: str = "") -> float:
+        return total(after, prefix, suffix) - total(before, prefix, suffix)
+
+    pauses = grew("tarot_gc_pause_seconds_count")
+    within_5ms = grew("tarot_gc_pause_seconds_bucket", 'le="0.005"}')
+    return {
+        "gc_pauses": int(pauses),
+        "gc_pauses_over_5ms": int(pauses - within_5ms),
+        "gc_pause_ms_total": round(1000 * grew("tarot_gc_pause_seconds_sum"), 1),
+        # The longest since the node started (a maximum cannot be taken between scrapes).
+        "gc_longest_pause_ms": round(
+            1000 * max(_values(after, "tarot_gc_pause_max_seconds"), default=0.0), 2
+        ),
+    }
+
+
+def _values(scraped: dict[str, float], prefix: str) -> list[float]:
+    return [v for k, v in scraped.items() if k.startswith(prefix)]
+
+
+class RedisCpu:
+    """Redis's own CPU seconds (``INFO cpu``), for the node's figures to be read beside."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url)
+
+    def seconds(self) -> float:
+        info = self.client.info("cpu")
+        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+    def close(self) -> None:
+        self.client.close()
 
 
 def flush_redis(url: str) -> None:
@@ -139,65 +186,90 @@ def progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
+def node_args(port: int, i: int, redis_url: str | None) -> list[str]:
+    args = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--node-id"]
+    return [*args, f"bench-{i}", *UNLIMITED, *(["--redis", redis_url] if redis_url else [])]
+
+
 def serve_and_measure(
     tables: int, seconds: float, redis_url: str | None, nodes: int, think: float, procs: int
 ) -> dict[str, Any]:
+    """Nodes (memory store, or ``nodes`` on one Redis) under the bots; their figures."""
     if redis_url:
         flush_redis(redis_url)
     ports = [free_port() for _ in range(nodes)]
-    processes = []
-    for i, port in enumerate(ports):
-        args = [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "serve",
-            "--port",
-            str(port),
-            "--node-id",
-            f"bench-{i}",
-            *UNLIMITED,
-        ]
-        processes.append(start_process(args + (["--redis", redis_url] if redis_url else [])))
+    processes = [start_process(node_args(port, i, redis_url)) for i, port in enumerate(ports)]
+    redis_cpu = RedisCpu(redis_url) if redis_url else None
     try:
         for port, process in zip(ports, processes, strict=True):
             wait_for_port(port, process)
         progress(f"{'redis' if redis_url else 'memory'} store, {nodes} node(s): {tables} tables")
-        cpu_before = [cpu_seconds(p.pid) for p in processes]
-        urls = [f"ws://127.0.0.1:{port}/" for port in ports]
-        result = run_clients("tarot", urls, tables, seconds, think, procs)
-        cpu = [cpu_seconds(p.pid) - c for p, c in zip(processes, cpu_before, strict=True)]
-        applied = [actions_applied(port) for port in ports]
+        redis_before = redis_cpu.seconds() if redis_cpu else 0.0
+        result = measure_processes(processes, ports, tables, seconds, think, procs)
+        if redis_cpu:
+            redis_seconds = redis_cpu.seconds() - redis_before
+            applied = sum(node["actions"] for node in result["nodes"]) or 1
+            result["redis_cpu_seconds_per_1000_actions"] = round(1000 * redis_seconds / applied, 3)
     finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(10)
-            if process.stderr is not None:
-                process.stderr.close()
+        stop_processes(processes)
+        if redis_cpu:
+            redis_cpu.close()
         if redis_url:
             flush_redis(redis_url)
+    return result
+
+
+def measure_processes(
+    processes: list[subprocess.Popen[bytes]],
+    ports: list[int],
+    tables: int,
+    seconds: float,
+    think: float,
+    procs: int,
+) -> dict[str, Any]:
+    """The bots against these servers; each server's CPU, actions and GC pauses meanwhile."""
+    cpu_before = [cpu_seconds(p.pid) for p in processes]
+    scraped_before = [scrape(port) for port in ports]
+    urls = [f"ws://127.0.0.1:{port}/" for port in ports]
+    result = run_clients(urls, tables, seconds, think, procs)
+    cpu = [cpu_seconds(p.pid) - c for p, c in zip(processes, cpu_before, strict=True)]
+    scraped = [scrape(port) for port in ports]
+    applied = [
+        after["tarot_actions_applied_total"] - before["tarot_actions_applied_total"]
+        for before, after in zip(scraped_before, scraped, strict=True)
+    ]
     total = sum(applied) or 1.0
     result["nodes"] = [
         {
             "cpu_seconds_per_1000_actions": round(1000 * c / a, 3) if a else None,
             "share_of_actions": round(a / total, 3),
+            "actions": int(a),
+            **gc_figures(before, after),
         }
-        for c, a in zip(cpu, applied, strict=True)
+        for c, a, before, after in zip(cpu, applied, scraped_before, scraped, strict=True)
     ]
     return result
 
 
-def ceiling(tables: int, seconds: float, think: float, procs: int) -> dict[str, Any]:
-    port = free_port()
-    process = start_process([sys.executable, "-m", "cli.bench_worker", "ceiling", str(port)])
-    try:
-        wait_for_port(port, process)
-        progress(f"ceiling: bare websockets broadcast, {tables} groups of 4")
-        return run_clients("ceiling", [f"ws://127.0.0.1:{port}/"], tables, seconds, think, procs)
-    finally:
+def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
         process.terminate()
-        process.wait(10)
+    for process in processes:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(10)
         if process.stderr is not None:
             process.stderr.close()
+
+
+def relay(tables: int, seconds: float, think: float, procs: int) -> dict[str, Any]:
+    """The same bots against the bare relay (``bench_relay``): its figures."""
+    port = free_port()
+    process = start_process([sys.executable, "-m", "cli.bench_worker", "relay", str(port)])
+    try:
+        wait_for_port(port, process)
+        progress(f"bare relay (no rules): {tables} tables")
+        result = measure_processes([process], [port], tables, seconds, think, procs)
+    finally:
+        stop_processes([process])
+    node = result.pop("nodes")[0]
+    return {**result, "cpu_seconds_per_1000_actions": node["cpu_seconds_per_1000_actions"]}

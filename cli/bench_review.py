@@ -120,12 +120,12 @@ async def _until(ws: ClientConnection, kind: str) -> dict[str, Any]:
 def _measure(args: argparse.Namespace, url: str, reviewing: bool) -> dict[str, Any]:
     think = args.think_ms / 1000
     if not reviewing:
-        return run_clients("tarot", [url], args.tables, args.seconds, think, 2)
+        return run_clients([url], args.tables, args.seconds, think, 2)
     with Reviewers(url, args.reviewers) as reviewers:
         deadline = time.monotonic() + 120
         while reviewers.decisions == 0 and time.monotonic() < deadline:
             time.sleep(0.1)  # the reviewers' first deal is still being played
-        result = run_clients("tarot", [url], args.tables, args.seconds, think, 2)
+        result = run_clients([url], args.tables, args.seconds, think, 2)
         result["review_decisions"] = reviewers.decisions
         result["reviews"] = reviewers.reviews
     return result

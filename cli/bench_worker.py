@@ -1,9 +1,9 @@
-"""The processes ``tarot bench server`` starts: the ceiling server and the client workers.
+"""The processes ``tarot bench server`` starts: the bare relay and the client workers.
 
-``python -m cli.bench_worker ceiling PORT`` serves the ceiling;
-``python -m cli.bench_worker worker MODE URLS TABLES SECONDS THINK FIRST`` drives
-TABLES tables, says ``ready``, waits for a line on stdin, and prints the
-latencies it measured as JSON.
+``python -m cli.bench_worker relay PORT`` serves the relay (``bench_relay``);
+``python -m cli.bench_worker worker URLS TABLES SECONDS THINK`` drives TABLES
+tables, says ``ready``, waits for a line on stdin, and prints what it
+measured as JSON: the latencies and the frames its seats received.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import asyncio
 import json
 import sys
 
-from .bench_ceiling import ceiling_run, ceiling_server
 from .bench_clients import tarot_run
+from .bench_relay import relay_server
 
 
 async def stdin_barrier() -> None:
@@ -23,17 +23,15 @@ async def stdin_barrier() -> None:
 
 
 def worker_main(argv: list[str]) -> None:
-    mode, urls, tables, seconds, think, first = argv
-    n, secs, th, start = int(tables), float(seconds), float(think), int(first)
-    if mode == "tarot":
-        latencies = asyncio.run(tarot_run(urls.split(","), n, secs, th, stdin_barrier))
-    else:
-        latencies = asyncio.run(ceiling_run(urls, n, secs, th, stdin_barrier, start))
-    print(json.dumps(latencies), flush=True)
+    urls, tables, seconds, think = argv
+    run = asyncio.run(
+        tarot_run(urls.split(","), int(tables), float(seconds), float(think), stdin_barrier)
+    )
+    print(json.dumps({"latencies": run.latencies(), "frames": run.frames}), flush=True)
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "ceiling":
-        asyncio.run(ceiling_server(int(sys.argv[2])))
+    if sys.argv[1] == "relay":
+        asyncio.run(relay_server(int(sys.argv[2])))
     else:
         worker_main(sys.argv[2:])

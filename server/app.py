@@ -258,6 +258,7 @@ async def run_server(settings: Settings) -> None:
 
     app = await App.start(settings, archive=await Archive.open(settings.db_url))
     collector.settle()
+    app.node.metrics.gc_pauses.watch()
     log.info(
         "serving on http://%s:%d/ (store: %s)",
         settings.host,
@@ -273,3 +274,4 @@ async def run_server(settings: Settings) -> None:
     await stop.wait()
     log.info("shutting down")
     await app.stop()
+    app.node.metrics.gc_pauses.unwatch()

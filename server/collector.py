@@ -13,11 +13,16 @@ server`. Two changes, both standard for long-running CPython servers:
   rarer (the full ones with them), each a little longer. Reference counting
   still frees almost everything at once; the collector is only for cycles
   (closed connections leave some, and they are still collected).
+
+``Pauses`` measures what this buys: each collection's pause, by generation,
+on ``/metrics`` (``tarot_gc_pause_seconds``; ``tarot bench server`` reads it).
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
+import time
 
 YOUNG = 20_000
 
@@ -28,3 +33,42 @@ def settle() -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(YOUNG, middle, old)
+
+
+# Upper bounds (seconds) of the pause histogram's buckets; the last bucket is unbounded.
+PAUSE_BOUNDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25)
+GENERATIONS = 3
+
+
+class Pauses:
+    """How long each collection stopped the process, timed with ``gc.callbacks``.
+
+    Plain counters: a collection can start while any code holds any lock
+    (Prometheus's metrics take a non-reentrant one), so the callback touches
+    nothing else; ``metrics.py`` reads these counters when it renders.
+    """
+
+    def __init__(self) -> None:
+        self.buckets = [[0] * (len(PAUSE_BOUNDS) + 1) for _ in range(GENERATIONS)]
+        self.total = [0.0] * GENERATIONS
+        self.longest = [0.0] * GENERATIONS
+        self._started = 0.0
+
+    def watch(self) -> None:
+        if self._callback not in gc.callbacks:
+            gc.callbacks.append(self._callback)
+
+    def unwatch(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.record(info["generation"], time.perf_counter() - self._started)
+
+    def record(self, generation: int, seconds: float) -> None:
+        self.buckets[generation][bisect.bisect_left(PAUSE_BOUNDS, seconds)] += 1
+        self.total[generation] += seconds
+        self.longest[generation] = max(self.longest[generation], seconds)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import accumulate
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
+
+from .collector import PAUSE_BOUNDS, Pauses
 
 
 class Metrics:
@@ -50,6 +56,10 @@ class Metrics:
             "tarot_tables_lost", "tables the store no longer had (lost data)", registry=r
         )
 
+        # The process's collections; counted once ``run_server`` watches them.
+        self.gc_pauses = Pauses()
+        r.register(PauseFamilies(self.gc_pauses))
+
     def committed(self, events: int) -> None:
         self.events.inc(events)
 
@@ -59,3 +69,26 @@ class Metrics:
         for phase, n in phases.items():
             self.tables_by_phase.labels(phase=phase).set(n)
         return generate_latest(self.registry)
+
+
+class PauseFamilies:
+    """The collector's pauses as Prometheus families, read from ``Pauses`` at each render."""
+
+    def __init__(self, pauses: Pauses) -> None:
+        self.pauses = pauses
+
+    def collect(self) -> Iterator[Metric]:
+        p = self.pauses
+        histogram = HistogramMetricFamily(
+            "tarot_gc_pause_seconds", "garbage collection pauses", labels=["generation"]
+        )
+        longest = GaugeMetricFamily(
+            "tarot_gc_pause_max_seconds", "the longest collection pause", labels=["generation"]
+        )
+        bounds = [*(repr(b) for b in PAUSE_BOUNDS), "+Inf"]
+        for gen, counts in enumerate(p.buckets):
+            cumulative = list(zip(bounds, accumulate(counts), strict=True))
+            histogram.add_metric([str(gen)], cumulative, p.total[gen])
+            longest.add_metric([str(gen)], p.longest[gen])
+        yield histogram
+        yield longest

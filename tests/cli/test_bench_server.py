@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cli.bench_server import median_figures, versus
+from cli.bench_server import median_figures, versus, versus_relay
 from cli.main import main
 
 from ..redis.servers import SHARED_REDIS
@@ -29,13 +29,25 @@ def test_versus_is_redis_over_memory() -> None:
     memory = {"p99_ms": 4.0, "nodes": [{"cpu_seconds_per_1000_actions": 0.5}]}
     redis = {"p99_ms": 6.0, "nodes": [{"cpu_seconds_per_1000_actions": 0.7}]}
     assert versus(redis, memory) == {"p99": 1.5, "cpu": 1.4}
+    redis["redis_cpu_seconds_per_1000_actions"] = 0.1  # Redis's own CPU, when measured
+    assert versus(redis, memory) == {"p99": 1.5, "cpu": 1.4, "cpu_with_redis": 1.6}
+
+
+def test_versus_relay_is_a_store_over_the_bare_relay() -> None:
+    store = {
+        "p99_ms": 6.0,
+        "frames_per_action": 10.5,
+        "nodes": [{"cpu_seconds_per_1000_actions": 0.3}],
+    }
+    bare = {"p99_ms": 3.0, "frames_per_action": 5.0, "cpu_seconds_per_1000_actions": 0.1}
+    assert versus_relay(store, bare) == {"cpu": 3.0, "p99": 2.0, "frames": 2.1}
 
 
 @pytest.mark.redis
-def test_bench_server_alternates_memory_and_redis_rounds(
+def test_bench_server_alternates_relay_memory_and_redis_rounds(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["bench", "server", "--tables", "2", "--seconds", "1", "--client-procs", "1"]
+    args = ["bench", "server", "--tables", "2", "--seconds", "0.5", "--client-procs", "1"]
     args += ["--think-ms", "20"]  # paced: the server's rate limit would stop a spamming bot
     args += ["--store", "redis", "--redis", f"{SHARED_REDIS}/11", "--rounds", "2", "--json"]
     assert main(args) == 0
@@ -44,8 +56,13 @@ def test_bench_server_alternates_memory_and_redis_rounds(
     for one in result["rounds"]:
         for store in ("memory", "redis"):
             assert one[store]["actions"] > 0
-            assert one[store]["nodes"][0]["share_of_actions"] == 1.0
+            node = one[store]["nodes"][0]
+            assert node["share_of_actions"] == 1.0
+            assert node["gc_pauses"] >= node["gc_pauses_over_5ms"] >= 0
+        assert one["relay"]["actions"] > 0 and one["relay"]["frames_per_action"] == 5.0
+        assert one["redis"]["redis_cpu_seconds_per_1000_actions"] > 0
         assert one["redis_vs_memory"]["p99"] > 0
+        assert one["memory_vs_relay"]["cpu"] > 0 and one["redis_vs_relay"]["cpu"] > 0
     assert result["redis"]["p99_ms"] == pytest.approx(
         sorted(one["redis"]["p99_ms"] for one in result["rounds"])[0] / 2
         + sorted(one["redis"]["p99_ms"] for one in result["rounds"])[1] / 2,

@@ -1,4 +1,5 @@
-"""A server process's garbage collector: its start-up heap frozen, a larger young generation."""
+"""A server process's garbage collector: its start-up heap frozen, a larger young generation,
+and its pauses measured."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from cli.bench_processes import gc_figures, samples
 from server import collector
+from server.metrics import Metrics
 
 
 @pytest.fixture
@@ -40,3 +43,34 @@ def test_cycles_made_after_settling_are_still_collected() -> None:
     a.other, b.other = b, a
     del a, b
     assert gc.collect() >= 2
+
+
+def test_pauses_time_each_collection_by_generation_on_metrics() -> None:
+    metrics = Metrics()
+    before = samples(metrics.render({}).decode())
+    metrics.gc_pauses.watch()
+    try:
+        gc.collect(0)
+        gc.collect(2)
+        gc.collect(2)
+    finally:
+        metrics.gc_pauses.unwatch()
+    gc.collect(1)  # not watched any more: not counted
+    assert [sum(counts) for counts in metrics.gc_pauses.buckets] == [1, 0, 2]
+    assert 0 < metrics.gc_pauses.longest[2] <= metrics.gc_pauses.total[2]
+    after = samples(metrics.render({}).decode())
+    assert after['tarot_gc_pause_seconds_count{generation="2"}'] == 2
+    assert after['tarot_gc_pause_max_seconds{generation="2"}'] == metrics.gc_pauses.longest[2]
+    figures = gc_figures(before, after)
+    assert figures["gc_pauses"] == 3
+    assert figures["gc_longest_pause_ms"] == round(1000 * metrics.gc_pauses.longest[2], 2)
+
+
+def test_a_pause_over_5ms_is_counted_as_such() -> None:
+    metrics = Metrics()
+    before = samples(metrics.render({}).decode())
+    for seconds in (0.0049, 0.005, 0.0051, 0.08):
+        metrics.gc_pauses.record(1, seconds)
+    figures = gc_figures(before, samples(metrics.render({}).decode()))
+    assert (figures["gc_pauses"], figures["gc_pauses_over_5ms"]) == (4, 2)
+    assert (figures["gc_longest_pause_ms"], figures["gc_pause_ms_total"]) == (80.0, 95.0)
