@@ -33,6 +33,14 @@ ERROR_CODES: dict[str, str] = {
     "unavailable": "the table store does not answer; try again",
     "review_unavailable": "no finished deal of that number to review at this connection's table",
     "review_limit": "a review is running for this connection, or it asked for too many",
+    "accounts_unavailable": "this server keeps no accounts (no history database)",
+    "name_taken": "sign_up: an account has this display name (case-folded)",
+    "bad_password": "sign_up: the password is too short, too long or has a control character",
+    "wrong_credentials": "sign_in: unknown name or wrong password (which is not said)",
+    "bad_session": "the session token is unknown, signed out or expired",
+    "not_signed_in": "sign_out, or resume by table_id, on a connection not signed in",
+    "no_account_seat": "resume by table_id: the account holds no seat at that table",
+    "database_unavailable": "the accounts' database does not answer; try again",
     "internal": "an unexpected server error; nothing changed",
 }
 

@@ -93,6 +93,7 @@ class App:
         store = store or await make_store(settings)
         node = Node(settings, store)
         node.archive = archive
+        node.accounts = archive.accounts() if archive is not None else None
         await node.start()
         app: App | None = None
 

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 import engine
 from server.history import (
+    Accounts,
     DatabaseUnavailable,
     DealWriter,
     FinishedDeal,
@@ -60,6 +61,10 @@ class Archive:
         if len(self._queued) > self._remembered:
             self._queued.popitem(last=False)
         return True
+
+    def accounts(self) -> Accounts | None:
+        """The accounts kept in the same database (None: a writer with no engine of its own)."""
+        return Accounts(self.engine) if self.engine is not None else None
 
     @classmethod
     async def open(cls, url: str | None) -> Archive:
@@ -121,6 +126,8 @@ def _at(ms: int) -> datetime:
 
 
 def occupant(seat: SeatData, ai_level: str) -> Occupant:
+    if seat.occupant == "human" and seat.account_id is not None:
+        return Occupant(account_id=seat.account_id)
     if seat.occupant == "human":
         return Occupant(guest_name=seat.name or None)
     if seat.occupant == "ai":

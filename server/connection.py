@@ -21,12 +21,14 @@ from protocol import models as m
 from protocol.convert import action_of
 from protocol.errors import HelloRequired, UnsupportedVersion
 
+from . import account_seats
 from . import transitions as tr
 from .clock import now_ms
 from .node import Node
 from .outbox import Outbox
 from .refusals import TableError
 from .reviews import ConnectionReviews
+from .signin import Signing
 from .table import TableRuntime
 
 log = logging.getLogger("tarot.connection")
@@ -60,6 +62,7 @@ class Connection:
         self.session = 0
         self.table: TableRuntime | None = None
         self.greeted = False
+        self.signing = Signing(node)  # the account signed in on this connection, if any
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)
         self.strikes = 0
         self.reviews = ConnectionReviews(node.reviews, self.send)
@@ -179,13 +182,19 @@ class Connection:
 
     async def _dispatch(self, message: m.ClientMessage) -> None:  # noqa: C901 - one branch per type
         if isinstance(message, m.Hello):
-            return self._hello(message)
+            return await self._hello(message)
         if not self.greeted:
             raise HelloRequired("say hello first (with the protocol version)")
         re = message.id
         match message:
             case m.Ping():
                 self.send(m.Pong(re=re))
+            case m.SignUp():
+                self.send(await self.signing.sign_up(message))
+            case m.SignIn():
+                self.send(await self.signing.sign_in(message))
+            case m.SignOut():
+                self.send(await self.signing.sign_out(re))
             case m.ListTables():
                 self.send(await self.node.lobby.page(message))
             case m.CreateTable(options=options):
@@ -196,8 +205,10 @@ class Connection:
                 await self._join(message)
             case m.Watch(table_id=table_id, invite=invite):
                 await self._watch(table_id, invite, re)
-            case m.Resume(token=token, last_seq=last_seq):
+            case m.Resume(token=str(token), last_seq=last_seq):
                 await self._resume(token, last_seq, re)
+            case m.Resume(table_id=str(table_id), last_seq=last_seq):
+                await self._reclaim(table_id, last_seq, re)
             case m.Start():
                 runtime, _ = self._seated()
                 await runtime.transact(lambda d, s: tr.start(d, s, now_ms()))
@@ -220,14 +231,19 @@ class Connection:
         if re is not None and runtime is not None:
             self.send(m.Ack(re=re, table_id=runtime.table_id, seq=runtime.data.seq))
 
-    def _hello(self, hello: m.Hello) -> None:
+    async def _hello(self, hello: m.Hello) -> None:
         if hello.protocol != PROTOCOL_VERSION:
             raise UnsupportedVersion(
                 f"protocol {hello.protocol} is not supported; "
                 f"this server speaks {PROTOCOL_VERSION}",
             )
+        if hello.session is None:
+            self.greeted = True
+            self.send(m.Welcome(server=SERVER_NAME, re=hello.id))
+            return
+        account, seats = await self.signing.resume_session(hello.session)  # or refused
         self.greeted = True
-        self.send(m.Welcome(server=SERVER_NAME, re=hello.id))
+        self.send(m.Welcome(server=SERVER_NAME, account=account, seats=seats, re=hello.id))
 
     def _seated(self) -> tuple[TableRuntime, int]:
         if self.table is None or self.seat is None:
@@ -244,17 +260,44 @@ class Connection:
         self._free()
         runtime = await self.node.runtime(join.table_id)
         tr.check_invite(runtime.data, join.invite)
-        node = self.node.settings.node_id
+        node, account = self.node.settings.node_id, self.signing.account
+        # Signed in, the seat is taken as the account, under its name.
+        name = join.name if account is None else account.name
         change = await runtime.transact(
-            lambda d, s: tr.join(d, s, join.seat, join.name, now_ms(), node)
+            lambda d, s: account_seats.join(
+                d, s, join.seat, name, now_ms(), node, self.signing.account_id
+            )
         )
-        if change.seated is None:  # tr.join seats the connection or refuses: never here
+        await self._seated_by(runtime, change, join.id)
+
+    async def _seated_by(
+        self,
+        runtime: TableRuntime,
+        change: tr.Change,
+        re: m.RequestId | None,
+        last_seq: int | None = None,
+    ) -> None:
+        if change.seated is None:  # a join or a reclaim seats the connection or refuses
             raise RuntimeError("a join that seated no one")
         seat, token = change.seated
+        if self.table is not None:  # a spectator taking a seat stops watching
+            self.table.unsubscribe(self)
         self.table, self.seat = runtime, seat
         self.session = change.data.seats[seat].session
-        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=join.id))
-        await runtime.follow(self)
+        self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
+        await runtime.follow(self, last_seq)
+
+    async def _reclaim(self, table_id: str, last_seq: int | None, re: m.RequestId | None) -> None:
+        """The signed-in account's seat at ``table_id``, on this connection (a new token)."""
+        if self.table is not None and self.seat is not None:
+            raise tr.TableRefused("already_seated", "this connection already holds a seat")
+        account_id = self.signing.account_id
+        if account_id is None:
+            raise tr.TableRefused("not_signed_in", "resume by table_id needs a signed-in account")
+        runtime = await self.node.runtime(table_id)
+        node = self.node.settings.node_id
+        change = await runtime.transact(lambda d, s: account_seats.reclaim(d, s, account_id, node))
+        await self._seated_by(runtime, change, re, last_seq)
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         self._free()

@@ -28,6 +28,8 @@ from .table import Build, TableRuntime
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
 if TYPE_CHECKING:
+    from server.history import Accounts
+
     from .archive import Archive  # SQLAlchemy only where the history is kept
 
 log = logging.getLogger("tarot.node")
@@ -64,6 +66,7 @@ class Node:
         self._leases_task: asyncio.Task[None] | None = None
         self.draining = False
         self.archive: Archive | None = None  # finished deals to the history (``tarot serve``)
+        self.accounts: Accounts | None = None  # in the history's database (``signin``)
 
     # ------------------------------------------------------------ lifecycle
 

@@ -48,3 +48,8 @@ def unavailable(error: StoreError) -> TableUnavailable:
             f"the table store did not say whether the change was kept: {error}",
         )
     return TableUnavailable("unavailable", f"the table store failed: {error}")
+
+
+class AccountRefused(TableError):
+    """Signing up, in or out was refused (a bad name or password, a revoked session, no
+    accounts on this node, their database down): the history layer's code, unchanged."""

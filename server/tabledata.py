@@ -30,6 +30,9 @@ class SeatData(Data):
     dropped_at_ms: int | None = None  # the human's connection was lost then (None: present)
     session: int = 0  # grows with each join or resume: older connections of the seat must go
     node: str = ""  # the node whose connection holds the seat ("": not known)
+    # The account of a player who took the seat signed in (None: a guest): the deal is
+    # stored with it (rated), and the account may resume the seat without its token.
+    account_id: int | None = None
 
     # Names are checked on the wire (protocol/names.py); a table stored before that still
     # loads, its names made showable.

@@ -61,6 +61,7 @@ def join(
     name: str,
     now_ms: int,
     node: str = "",
+    account_id: int | None = None,
 ) -> Change:
     """Take a free seat (an empty one, or an AI-filled one between deals). Result: the token.
 
@@ -92,6 +93,7 @@ def join(
         dropped_at_ms=None,
         session=data.seats[seat].session + 1,
         node=node,
+        account_id=account_id,
     )
     change = Change(data.model_copy(update={"seats": seats}), state, seated=(seat, token))
     _seat_changed(change, seat)
@@ -168,7 +170,9 @@ def dropped(
 def leave(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
     """A player leaves for good: the seat empties before the start, the AI takes it after."""
     occupant = "empty" if data.status == "waiting" else "ai"
-    seats = data.with_seat(seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None)
+    seats = data.with_seat(
+        seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None, account_id=None
+    )
     change = Change(data.model_copy(update={"seats": seats}), state)
     _seat_changed(change, seat)
     if data.status == "playing" and not any(s.occupant == "human" for s in seats):

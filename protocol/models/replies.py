@@ -33,10 +33,50 @@ class Reply(Model):
         return data
 
 
+class AccountInfo(Model):
+    id: int
+    name: str
+
+
+class HeldSeat(Model):
+    """A seat the account holds at a table not finished: ``resume`` with its ``table_id``."""
+
+    table_id: TableId
+    seat: Seat
+
+
 class Welcome(Reply):
+    """``account`` and ``seats`` only when the ``hello`` carried a valid session."""
+
     type: Literal["welcome"] = "welcome"
     protocol: int = PROTOCOL_VERSION
     server: str
+    account: AccountInfo | None = None
+    seats: list[HeldSeat] | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        re = data.pop("re")
+        for name in ("account", "seats"):
+            if data[name] is None:
+                del data[name]  # a guest's welcome is what it always was
+        if re is not None:
+            data["re"] = re
+        return data
+
+
+class SignedInAs(Reply):
+    """Signed in as ``account``: keep ``token`` (the session) for the next ``hello``."""
+
+    type: Literal["signed_in"] = "signed_in"
+    account: AccountInfo
+    token: str
+    seats: list[HeldSeat] = Field(default_factory=list)
+
+
+class SignedOut(Reply):
+    type: Literal["signed_out"] = "signed_out"
 
 
 class Tables(Reply):
@@ -154,6 +194,8 @@ class Bye(Model):
 
 ServerMessage = Annotated[
     Welcome
+    | SignedInAs
+    | SignedOut
     | Tables
     | TableCreated
     | Joined

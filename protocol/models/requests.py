@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from ..names import PlayerName
 from .actions import ActionModel
@@ -25,9 +25,32 @@ class Request(Model):
 
 
 class Hello(Request):
+    """``session``: an account's session token (``signed_in``): the connection is signed in."""
+
     type: Literal["hello"] = "hello"
     protocol: int
     client: str = Field(default="", max_length=100)
+    session: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+class SignUp(Request):
+    """A new account (its name unique, case-folded), signed in on this connection."""
+
+    type: Literal["sign_up"] = "sign_up"
+    name: str = Field(max_length=200)  # checked as a display name: server/history/accounts.py
+    password: str = Field(max_length=1024)  # its own rules say more: 8-128 characters
+
+
+class SignIn(Request):
+    type: Literal["sign_in"] = "sign_in"
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+
+
+class SignOut(Request):
+    """End the connection's session (the token is revoked); seats already taken stay."""
+
+    type: Literal["sign_out"] = "sign_out"
 
 
 class ListTables(Request):
@@ -62,11 +85,19 @@ class Watch(Request):
 
 
 class Resume(Request):
-    """Come back to a seat with its token; ``last_seq`` is the last event seen."""
+    """Come back to a seat with its token, or (signed in) to the account's seat at
+    ``table_id``; ``last_seq`` is the last event seen."""
 
     type: Literal["resume"] = "resume"
-    token: str = Field(min_length=1, max_length=128)
+    token: str | None = Field(default=None, min_length=1, max_length=128)
+    table_id: TableId | None = None
     last_seq: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Resume:
+        if (self.token is None) == (self.table_id is None):
+            raise ValueError("give a token or a table_id, not both nor neither")
+        return self
 
 
 class Start(Request):
@@ -103,6 +134,9 @@ class Ping(Request):
 
 ClientMessage = Annotated[
     Hello
+    | SignUp
+    | SignIn
+    | SignOut
     | ListTables
     | CreateTable
     | Join

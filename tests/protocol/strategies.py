@@ -15,7 +15,7 @@ from functools import cache, partial
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from hypothesis import strategies as st
-from pydantic import AfterValidator, BaseModel
+from pydantic import AfterValidator, BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 
 import engine
@@ -141,7 +141,20 @@ def message_strategy(model: type[BaseModel]) -> st.SearchStrategy[Any]:
     for name, field in model.model_fields.items():
         strategy = deferred_field(field)
         (required if field.is_required() else optional)[name] = strategy
-    return st.fixed_dictionaries(required, optional=optional).map(model.model_validate)
+    drawn = st.fixed_dictionaries(required, optional=optional)
+    if model.__pydantic_decorators__.model_validators:
+        # A model's own check across its fields (``resume``: a token or a table id): only
+        # what it accepts is drawn.
+        drawn = drawn.filter(partial(_valid, model))
+    return drawn.map(model.model_validate)
+
+
+def _valid(model: type[BaseModel], data: dict[str, Any]) -> bool:
+    try:
+        model.model_validate(data)
+    except ValidationError:
+        return False
+    return True
 
 
 def union_members(union: Any) -> list[type[BaseModel]]:

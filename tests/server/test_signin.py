@@ -1,0 +1,189 @@
+"""Signing in over the WebSocket (docs/PROTOCOL.md, "Accounts"), against a real node that
+keeps its history in a real SQLite file: the session in ``hello``, seats taken as the
+account (so live tables are rated), and the account's seat resumed from a new connection."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from server.app import App
+from server.archive import Archive
+from server.history.schema import rating_changes, ratings, seats
+from server.settings import Settings
+
+from ..deal_seeds import deal_from, ordinary, where
+from .conftest import REDIS_TEST_URL, flush
+from .wire import Message, WireClient, play_until
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+async def node(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[App]:
+    """A node with a history database (accounts), on the memory store and on Redis."""
+    redis_url = REDIS_TEST_URL if request.param == "redis" else None
+    if redis_url is not None:
+        await flush(redis_url)
+    settings = Settings(port=0, next_deal_seconds=30, lease_ms=600, redis_url=redis_url)
+    archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
+    running = await App.start(settings, archive=archive)
+    try:
+        yield running
+    finally:
+        await running.stop(drain_seconds=0)
+        if redis_url is not None:
+            await flush(redis_url)
+
+
+def url_of(app: App) -> str:
+    return f"ws://127.0.0.1:{app.port}/"
+
+
+async def signed_up(app: App, name: str) -> tuple[WireClient, Message]:
+    client = await WireClient.open(url_of(app))
+    reply = await client.request(
+        {"type": "sign_up", "name": name, "password": PASSWORD, "id": 1}, "signed_in"
+    )
+    return client, reply
+
+
+async def hello(app: App, session: str | None) -> tuple[WireClient, Message]:
+    client = await WireClient.open(url_of(app), hello=False)
+    message: Message = {"type": "hello", "protocol": 1}
+    if session is not None:
+        message["session"] = session
+    await client.send(message)
+    return client, await client.recv()
+
+
+async def seated_at_a_table_with_ai(client: WireClient) -> str:
+    created = await client.request(
+        {"type": "create_table", "options": {"deals": 1, "ai_level": "basic"}}, "table_created"
+    )
+    table_id: str = created["table"]["table_id"]
+    await client.request({"type": "join", "table_id": table_id, "name": "ignored"}, "joined")
+    return table_id
+
+
+async def test_a_session_from_sign_up_signs_in_a_new_connection_until_signed_out(
+    node: App,
+) -> None:
+    client, reply = await signed_up(node, "  Anna ")
+    assert reply["account"]["name"] == "Anna" and reply["seats"] == [] and reply["re"] == 1
+    token = reply["token"]
+    _, welcome = await hello(node, token)
+    assert welcome["type"] == "welcome" and welcome["account"] == reply["account"]
+    assert welcome["seats"] == []
+    assert (await client.request({"type": "sign_out"}, "signed_out"))["type"] == "signed_out"
+    again, refused = await hello(node, token)
+    assert (refused["type"], refused["code"]) == ("error", "bad_session")
+    # The refused hello changed nothing: the connection is still to say hello.
+    await again.send({"type": "ping"})
+    assert (await again.recv())["code"] == "hello_required"
+    await again.send({"type": "hello", "protocol": 1})
+    assert "account" not in await again.recv()  # a guest's welcome, as before accounts
+
+
+async def test_sign_in_refusals_keep_their_codes_and_change_nothing(node: App) -> None:
+    client, _ = await signed_up(node, "Anna")
+    for message, code in [
+        ({"type": "sign_up", "name": "ANNA", "password": PASSWORD}, "name_taken"),
+        ({"type": "sign_up", "name": "Bob\x1b[31m", "password": PASSWORD}, "bad_name"),
+        ({"type": "sign_up", "name": "Bob", "password": "short"}, "bad_password"),
+        ({"type": "sign_in", "name": "Anna", "password": "wrong password"}, "wrong_credentials"),
+        ({"type": "resume", "table_id": "nosuchtable"}, "unknown_table"),
+    ]:
+        await client.send(message)
+        answer = await client.recv()
+        assert (answer["type"], answer["code"]) == ("error", code), (message, answer)
+    guest = await WireClient.open(url_of(node))
+    for message, code in [
+        ({"type": "sign_out"}, "not_signed_in"),
+        ({"type": "resume", "table_id": "abc"}, "not_signed_in"),
+        ({"type": "resume", "table_id": "abc", "token": "abc.x"}, "invalid_message"),
+    ]:
+        await guest.send(message)
+        assert (await guest.recv())["code"] == code, message
+    signed = await guest.request(
+        {"type": "sign_in", "name": "anna", "password": PASSWORD}, "signed_in"
+    )
+    assert signed["account"]["name"] == "Anna"
+
+
+async def test_a_node_without_a_history_database_keeps_no_accounts(url: str) -> None:
+    client = await WireClient.open(url)
+    await client.send({"type": "sign_up", "name": "Anna", "password": PASSWORD})
+    assert (await client.recv())["code"] == "accounts_unavailable"
+    _, refused = await hello_at(url, "some-session-token")
+    assert refused["code"] == "accounts_unavailable"
+
+
+async def hello_at(url: str, session: str) -> tuple[WireClient, Message]:
+    client = await WireClient.open(url, hello=False)
+    await client.send({"type": "hello", "protocol": 1, "session": session})
+    return client, await client.recv()
+
+
+async def test_the_account_takes_its_seat_back_after_a_reload_and_on_another_device(
+    node: App,
+) -> None:
+    first, reply = await signed_up(node, "Anna")
+    table_id = await seated_at_a_table_with_ai(first)
+    seat, old_token = first.seat, first.token
+    assert seat is not None and old_token is not None
+    await first.request({"type": "start", "id": "s"}, "ack")  # the deal's events come first
+    [hand] = [m for m in first.received if m["type"] == "event" and m["event"]["kind"] == "hand"]
+    await first.close()  # a reload: the page's connection is gone
+    # The reloaded page says hello with the session: its seat is named.
+    device, welcome = await hello(node, reply["token"])
+    assert welcome["seats"] == [{"table_id": table_id, "seat": seat}]
+    joined = await device.request({"type": "resume", "table_id": table_id}, "joined")
+    assert joined["seat"] == seat and joined["token"] != old_token
+    snapshot = await device.until(lambda m: m["type"] == "snapshot")
+    assert snapshot["view"]["hand"] and set(snapshot["view"]["hand"]) <= set(hand["event"]["cards"])
+    # Another device signs in (name and password) and joins the table: the same seat comes
+    # back to it, and the first device is told it was replaced.
+    other = await WireClient.open(url_of(node))
+    signed = await other.request(
+        {"type": "sign_in", "name": "anna", "password": PASSWORD}, "signed_in"
+    )
+    assert signed["seats"] == [{"table_id": table_id, "seat": seat}]
+    again = await other.request({"type": "join", "table_id": table_id}, "joined")
+    assert again["seat"] == seat
+    assert (await device.until(lambda m: m["type"] == "bye"))["reason"] == "replaced"
+    stranger = await WireClient.open(url_of(node))
+    await stranger.send({"type": "resume", "token": old_token})
+    assert (await stranger.recv())["code"] == "bad_token"  # the old token no longer resumes
+
+
+async def test_a_table_of_a_signed_in_player_and_three_ai_is_stored_with_the_account_and_rated(
+    node: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deal_from(monkeypatch, where("signin", ordinary))  # no petit sec before the bidding
+    client, reply = await signed_up(node, "Anna")
+    account_id = reply["account"]["id"]
+    await seated_at_a_table_with_ai(client)
+    await client.send({"type": "start"})
+    over = await play_until(
+        client,
+        lambda m: m["type"] == "event" and m["event"]["kind"] == "table_over",
+        random.Random(3),
+    )
+    assert over["event"]["kind"] == "table_over"
+    archive = node.node.archive
+    assert archive is not None and archive.engine is not None
+    await archive.writer.flush()
+    async with archive.engine.connect() as conn:
+        sat = (await conn.execute(select(seats).where(seats.c.seat == client.seat))).all()
+        changes = (await conn.execute(select(rating_changes))).all()
+        rating = (await conn.execute(select(ratings))).one()
+    assert sat and {row.account_id for row in sat} == {account_id}
+    assert {row.guest_name for row in sat} == {None}
+    played = [c for c in changes if c.account_id == account_id]
+    assert len(played) == 1 and rating.account_id == account_id and rating.deals == 1
+    assert rating.rating == played[0].rating_after != played[0].rating_before
