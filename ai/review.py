@@ -44,6 +44,9 @@ THRESHOLDS = (("blunder", 60.0), ("mistake", 30.0), ("inaccuracy", 15.0))
 NOISE_SIGMAS = 2.0
 HINDSIGHT_TRICKS = 3
 LABELS = ("forced", "best", "good", "inaccuracy", "mistake", "blunder")
+# Stored reviews are kept under this version (``reviewer_of``): raise it whenever the
+# analysis would answer differently, so that no node serves a review the code no longer makes.
+VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,18 @@ class Settings:
             raise ValueError(f"budget_ms must be in (0, 60000], not {self.budget_ms}")
         if not self.seats or any(s not in (0, 1, 2, 3) for s in self.seats):
             raise ValueError(f"seats must be among 0-3, not {list(self.seats)}")
+
+
+def reviewer_of(settings: Settings) -> str:
+    """The name a stored review is kept under: the analysis's version and its settings.
+
+    >>> reviewer_of(Settings())
+    'strong-review/1 budget=100 seed=0 seats=0123'
+    """
+    seats = "".join(str(s) for s in settings.seats)
+    name = f"strong-review/{VERSION} budget={settings.budget_ms:g} seed={settings.seed}"
+    samples = f" samples={settings.samples}" if settings.samples else ""
+    return f"{name} seats={seats}{samples}"
 
 
 Job = tuple[str, int, Settings]

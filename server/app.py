@@ -94,6 +94,10 @@ class App:
         node = Node(settings, store)
         node.archive = archive
         node.accounts = archive.accounts() if archive is not None else None
+        if archive is not None and archive.engine is not None:
+            from .history import KeptReviews
+
+            node.reviews.kept = KeptReviews(archive.engine)  # reviews made once, for any node
         await node.start()
         app: App | None = None
 

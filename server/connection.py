@@ -65,11 +65,19 @@ class Connection:
         self.signing = Signing(node)  # the account signed in on this connection, if any
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)
         self.strikes = 0
-        self.reviews = ConnectionReviews(node.reviews, self.send)
         self.address = ""  # the client's (app.App sets it: the peer's, or its proxy's word)
+        self.reviews = ConnectionReviews(node.reviews, self.send, lambda: self.player)
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
         self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
         self._count_pings()
+
+    @property
+    def player(self) -> str:
+        """Who this connection's player is, for the limits a player has whatever its
+        connections (deal reviews): the signed-in account, else the address a guest
+        connects from (what a guest cannot multiply)."""
+        account_id = self.signing.account_id
+        return f"address:{self.address}" if account_id is None else f"account:{account_id}"
 
     # Subscriber interface (see table.Subscriber)
     def send_frame(self, frame: str | bytes) -> None:
@@ -224,6 +232,8 @@ class Connection:
                 await self._leave(re)
             case m.ReviewDeal(deal_number=number):
                 self.reviews.request(self.table, number, re)
+            case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
+                self.reviews.request_stored(table_id, number, re)
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:

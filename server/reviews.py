@@ -1,19 +1,25 @@
-"""Deal reviews on a server node: the deal just played, analysed in a bot worker.
+"""Deal reviews on a server node: a finished deal analysed in a bot worker, kept once.
 
-A ``review_deal`` names a finished deal of the table the connection follows
-(the deal just played: stored deals are not kept yet). Its record goes to
-``ai.review`` decision by decision, each decision a job for a worker process
+Two requests name a deal: ``review_deal`` the deal just played at the table
+the connection follows, ``review_stored_deal`` any played deal of the history
+database by its id (table id and deal number as stored: the deal's index
+among all those dealt at the table). Both come to the same key, the stored
+deal's id, so a deal reviewed live is not analysed again from the history.
+
+A review is looked for in the node's cache (``CACHED`` deals), then in the
+history database (``server.history.reviews``: any node's analysis, once per
+reviewer version), and only then analysed: its record goes to ``ai.review``
+decision by decision, each decision a job for a worker process
 (``BotRunner.run``), so the event loop never waits on the search. The node
 gives reviews a worker of their own at the lowest CPU priority (nice 19):
 the tables' AI moves never queue behind a review, and a review takes only
-the CPU the tables leave (it takes longer while they play). ``IN_FLIGHT``
-decisions are analysed at once.
+the CPU the tables leave. ``IN_FLIGHT`` decisions are analysed at once. A
+review analysed is kept in the database (when the deal is stored: the
+node's writer stores it within milliseconds, the analysis takes seconds).
 
-Reviews are cached by deal (its table and number) on the node: a review once
-made stays available to the table's followers after the next deal starts. A
-second request for a deal being reviewed waits for the same analysis. A
-connection may run one review at a time and start ``PER_CONNECTION`` in all
-(cached ones are free): the analysis costs seconds of CPU.
+A second request for a deal being analysed waits for the same analysis, free.
+Analyses are limited per player (``review_limits``); a connection asks for
+one review at a time.
 """
 
 from __future__ import annotations
@@ -22,31 +28,41 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import engine
-from ai.review import DEFAULT_BUDGET_MS, Settings, assemble, jobs, review_job
+from ai.review import Settings, assemble, jobs, review_job, reviewer_of
 from protocol import models as m
 
 from .bots import BotRunner
+from .review_limits import PlayerLimits
 from .table import TableRuntime
 from .transitions import TableRefused
+
+if TYPE_CHECKING:
+    from server.history import KeptReviews  # SQLAlchemy only where the history is kept
 
 log = logging.getLogger("tarot.reviews")
 
 IN_FLIGHT = 1
-PER_CONNECTION = 10
+DEFAULTS = Settings()  # the default budget, every seat
 CACHED = 64
 
-Key = tuple[str, int]  # table, deal number
+Key = tuple[str, int]  # table id, stored deal number (its index among the deals dealt)
 Progress = Callable[[int, int], None]
 
 
 class Reviews:
-    def __init__(self, bots: BotRunner, budget_ms: float = DEFAULT_BUDGET_MS) -> None:
+    def __init__(self, bots: BotRunner, settings: Settings = DEFAULTS) -> None:
         self._bots = bots
-        self.settings = Settings(budget_ms=budget_ms)
-        self.per_connection = PER_CONNECTION
+        self.settings = settings
+        self.reviewer = reviewer_of(settings)
+        self.limits = PlayerLimits()
+        self.kept: KeptReviews | None = None  # the history's (``App.start`` with an archive)
         self._cache: OrderedDict[Key, m.Review] = OrderedDict()
+        # A deal just played, by its table and number of play: its review stays answerable
+        # by that number after the next deal starts.
+        self._aliases: OrderedDict[tuple[str, int], Key] = OrderedDict()
         self._running: dict[Key, asyncio.Task[m.Review]] = {}
         self._slot = asyncio.Semaphore(IN_FLIGHT)
         self.decisions = 0  # analysed, for the tests and metrics
@@ -60,16 +76,67 @@ class Reviews:
             self._cache.move_to_end(key)
         return found
 
-    async def review(self, key: Key, record: dict[str, object], progress: Progress) -> m.Review:
-        """The review of a finished deal's record, from the cache or analysed now."""
+    def alias(self, table_id: str, number: int, key: Key) -> None:
+        self._aliases[(table_id, number)] = key
+        self._aliases.move_to_end((table_id, number))
+        while len(self._aliases) > CACHED:
+            self._aliases.popitem(last=False)
+
+    def aliased(self, table_id: str, number: int) -> Key | None:
+        return self._aliases.get((table_id, number))
+
+    def _keep(self, key: Key, review: m.Review) -> None:
+        self._cache[key] = review
+        while len(self._cache) > CACHED:
+            self._cache.popitem(last=False)
+
+    async def made(self, key: Key) -> m.Review | None:
+        """The review of ``key`` already made: from the cache, else from the database."""
         found = self.cached(key)
-        if found is not None:
+        if found is not None or self.kept is None:
             return found
+        from server.history import DatabaseUnavailable
+
+        try:
+            stored = await self.kept.get(*key, self.reviewer)
+        except DatabaseUnavailable as e:
+            log.warning("reviews: %s; analysing instead", e)
+            return None
+        if stored is None:
+            return None
+        found = m.Review.model_validate(stored)
+        self._keep(key, found)
+        return found
+
+    async def stored_record(self, key: Key) -> dict[str, object]:
+        """The record of stored deal ``key``; ``TableRefused`` if it cannot be reviewed."""
+        if self.kept is None:
+            raise TableRefused("review_unavailable", "this server keeps no history of deals")
+        from server.history import DatabaseUnavailable, NotReviewable
+
+        try:
+            return await self.kept.record(*key)
+        except NotReviewable as e:
+            raise TableRefused("review_unavailable", e.message) from e
+        except DatabaseUnavailable as e:
+            raise TableRefused("unavailable", "the history database did not answer") from e
+
+    async def review(
+        self, key: Key, record: dict[str, object], progress: Progress, player: str
+    ) -> m.Review:
+        """The review of a finished deal's record, analysed now (or joined, if running);
+        ``player`` is charged for a new analysis (``TableRefused`` if over the limit)."""
         task = self._running.get(key)
         if task is None:
+            self.limits.charge(player)
             task = asyncio.get_running_loop().create_task(self._analyse(key, record, progress))
             self._running[key] = task
-            task.add_done_callback(lambda _: self._running.pop(key, None))
+
+            def over(_: object) -> None:
+                self._running.pop(key, None)
+                self.limits.done(player)
+
+            task.add_done_callback(over)
         # shielded: a requester that goes away does not stop another's analysis
         return await asyncio.shield(task)
 
@@ -82,10 +149,19 @@ class Reviews:
             self.decisions += 1
             progress(len(entries), len(work))
         result = m.Review.model_validate(assemble(entries, self.settings))
-        self._cache[key] = result
-        while len(self._cache) > CACHED:
-            self._cache.popitem(last=False)
+        self._keep(key, result)
+        await self._store(key, result.model_dump(mode="json"))
         return result
+
+    async def _store(self, key: Key, made: dict[str, object]) -> None:
+        if self.kept is None:
+            return
+        from server.history import HistoryError
+
+        try:
+            await self.kept.put(*key, self.reviewer, made)
+        except HistoryError as e:  # kept on this node all the same
+            log.warning("reviews: table %s deal %s not stored: %s", *key, e.message)
 
 
 def finished_record(deal: engine.Deal) -> dict[str, object] | None:
@@ -96,67 +172,87 @@ def finished_record(deal: engine.Deal) -> dict[str, object] | None:
 
 
 class ConnectionReviews:
-    """One connection's reviews: one at a time, ``PER_CONNECTION`` in all, sent as they come."""
+    """One connection's reviews: one at a time, answered as they come."""
 
-    def __init__(self, reviews: Reviews, send: Callable[[m.Model], None]) -> None:
+    def __init__(
+        self, reviews: Reviews, send: Callable[[m.Model], None], player: Callable[[], str]
+    ) -> None:
         self._reviews = reviews
         self._send = send
-        self.started = 0
+        self._player = player
         self._task: asyncio.Task[None] | None = None
 
     def request(self, runtime: TableRuntime | None, number: int, re: m.RequestId | None) -> None:
         """Start reviewing deal ``number`` of ``runtime``; ``TableRefused`` if it cannot be."""
         if runtime is None:
             raise TableRefused("review_unavailable", "this connection follows no table")
-        key = (runtime.table_id, number)
-        deal = runtime.data.deal
-        state = runtime.state
-        record: dict[str, object] | None = {}  # a review already made needs no record
-        if self._reviews.cached(key) is None:
-            record = None
-            if deal is not None and state is not None and deal.number == number:
-                record = finished_record(state)
-        if record is None:
+        table_id = runtime.table_id
+        deal, state = runtime.data.deal, runtime.state
+        record = None
+        key = self._reviews.aliased(table_id, number)
+        if deal is not None and state is not None and deal.number == number:
+            record = finished_record(state)
+            if record is not None:
+                key = (table_id, runtime.data.dealt - 1)
+        if key is None or (record is None and self._reviews.cached(key) is None):
             raise TableRefused(
                 "review_unavailable",
-                f"deal {number} is not a finished deal of table {runtime.table_id}"
+                f"deal {number} is not a finished deal of table {table_id}"
                 " (only the deal just played can be reviewed)",
             )
-        if self._reviews.cached(key) is None:
-            if self._task is not None and not self._task.done():
-                raise TableRefused("review_limit", "a review is already running for you")
-            limit = self._reviews.per_connection
-            if self.started >= limit:
-                raise TableRefused("review_limit", f"at most {limit} reviews per connection")
-            self.started += 1
-        self._task = asyncio.get_running_loop().create_task(
-            self._answer(key, record, runtime.table_id, number, re)
-        )
+        self._free()
+        self._reviews.alias(table_id, number, key)
+        self._task = asyncio.create_task(self._answer(key, record, m.DealReview, number, re))
+
+    def request_stored(self, table_id: str, deal_number: int, re: m.RequestId | None) -> None:
+        """Start reviewing stored deal ``deal_number`` of ``table_id`` (from the history)."""
+        self._free()
+        key = (table_id, deal_number)
+        self._task = asyncio.create_task(self._answer(key, None, m.StoredDealReview, None, re))
+
+    def _free(self) -> None:
+        if self._task is not None and not self._task.done():
+            raise TableRefused("review_limit", "a review is already running for you")
 
     async def _answer(
         self,
         key: Key,
-        record: dict[str, object],
-        table_id: str,
-        number: int,
+        record: dict[str, object] | None,
+        kind: type[m.DealReview] | type[m.StoredDealReview],
+        number: int | None,
         re: m.RequestId | None,
     ) -> None:
+        table_id, stored = key
+        shown = stored if number is None else number
+
         def progress(done: int, total: int) -> None:
             self._send(
                 m.ReviewProgress(
-                    table_id=table_id, deal_number=number, done=done, total=total, re=re
+                    table_id=table_id,
+                    deal_number=shown,
+                    stored=number is None,
+                    done=done,
+                    total=total,
+                    re=re,
                 )
             )
 
         try:
-            result = await self._reviews.review(key, record, progress)
+            result = await self._reviews.made(key)
+            if result is None:
+                if record is None:
+                    record = await self._reviews.stored_record(key)
+                result = await self._reviews.review(key, record, progress, self._player())
+        except TableRefused as e:
+            self._send(m.Error(code=e.code, message=e.message, re=re))
+            return
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("review of deal %s at table %s failed", number, table_id)
+            log.exception("review of deal %s at table %s failed", stored, table_id)
             self._send(m.Error(code="internal", message="the review failed; try again", re=re))
             return
-        self._send(m.DealReview(table_id=table_id, deal_number=number, review=result, re=re))
+        self._send(kind(table_id=table_id, deal_number=shown, review=result, re=re))
 
     def close(self) -> None:
         """The connection is gone: stop sending (a shared analysis goes on for the cache)."""

@@ -166,11 +166,13 @@ class Error(Reply):
 
 
 class ReviewProgress(Reply):
-    """A ``review_deal`` in progress: ``done`` of ``total`` decisions analysed."""
+    """A review in progress: ``done`` of ``total`` decisions analysed; ``deal_number`` is the
+    request's (``stored``: a ``review_stored_deal``'s, numbered as the history keeps it)."""
 
     type: Literal["review_progress"] = "review_progress"
     table_id: TableId
     deal_number: int
+    stored: bool = False
     done: int
     total: int
 
@@ -179,6 +181,15 @@ class DealReview(Reply):
     """The answer to ``review_deal``: every decision of the deal judged (``tarot review``)."""
 
     type: Literal["deal_review"] = "deal_review"
+    table_id: TableId
+    deal_number: int
+    review: Review
+
+
+class StoredDealReview(Reply):
+    """The answer to ``review_stored_deal``: the same review, of a deal of the history."""
+
+    type: Literal["stored_deal_review"] = "stored_deal_review"
     table_id: TableId
     deal_number: int
     review: Review
@@ -209,6 +220,7 @@ ServerMessage = Annotated[
     | Error
     | ReviewProgress
     | DealReview
+    | StoredDealReview
     | Bye,
     Field(discriminator="type"),
 ]

@@ -128,6 +128,14 @@ class ReviewDeal(Request):
     deal_number: int = Field(ge=1)
 
 
+class ReviewStoredDeal(Request):
+    """Review a played deal of the history database by its id (as its records are kept)."""
+
+    type: Literal["review_stored_deal"] = "review_stored_deal"
+    table_id: TableId
+    deal_number: int = Field(ge=0)  # the deal's index among those dealt at the table
+
+
 class Ping(Request):
     type: Literal["ping"] = "ping"
 
@@ -147,6 +155,7 @@ ClientMessage = Annotated[
     | NextDeal
     | Leave
     | ReviewDeal
+    | ReviewStoredDeal
     | Ping,
     Field(discriminator="type"),
 ]

@@ -4,7 +4,8 @@ SQLAlchemy 2 (async) over SQLite (aiosqlite; the default, a file) or
 PostgreSQL (asyncpg), the schema migrated by Alembic. ``database`` opens and
 migrates, ``accounts`` signs players up and in, ``deals`` stores finished deals
 exactly once and reads them back, ``outbox`` writes them in the background and
-keeps them while the database is down. docs/DEPLOY.md, "Database".
+keeps them while the database is down, ``reviews`` keeps each deal's AI review
+once. docs/DEPLOY.md, "Database".
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .errors import (
     WrongCredentials,
 )
 from .outbox import DealWriter
+from .reviews import KeptReviews, NotReviewable, reviewable_record, store_review, stored_review
 
 __all__ = [
     "Account",
@@ -50,7 +52,9 @@ __all__ = [
     "FinishedDeal",
     "FinishedTable",
     "HistoryError",
+    "KeptReviews",
     "NameTaken",
+    "NotReviewable",
     "Occupant",
     "SignedIn",
     "StoredDeal",
@@ -61,8 +65,11 @@ __all__ = [
     "imported_key",
     "migrate",
     "open_engine",
+    "reviewable_record",
     "sheet_of",
     "store_deal",
+    "store_review",
     "store_table",
     "stored_deals",
+    "stored_review",
 ]

@@ -20,6 +20,8 @@ migrated database matches it.
   rating; ``rated_deals``: every deal the ratings have looked at, once
   (``rated`` false for a deal with a guest, or cancelled), which keeps a deal
   from moving a rating twice.
+- ``deal_reviews`` (defined in ``reviews.py``, on this metadata; migration
+  0003): a stored deal's review by the AI, once per reviewer.
 """
 
 from __future__ import annotations

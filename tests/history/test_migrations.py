@@ -16,6 +16,7 @@ from server.history.schema import metadata
 
 TABLES = {"accounts", "sessions", "tables", "deals", "seats"}
 TABLES |= {"ratings", "rated_deals", "rating_changes"}  # 0002, the ratings
+TABLES |= {"deal_reviews"}  # 0003, the reviews
 
 
 def _heads() -> set[str]:

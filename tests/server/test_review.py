@@ -1,5 +1,5 @@
 """``review_deal``: the deal just played is analysed in the bot workers, with progress, then
-cached; a connection runs one review at a time and a bounded number in all; any other deal
+cached; a player runs one review at a time and a bounded number an hour; any other deal
 is refused with ``review_unavailable`` and nothing changes."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 
+from ai.review import Settings
 from server.app import App
 from server.bots import BotRunner
 from server.reviews import Reviews
@@ -15,13 +16,17 @@ from server.reviews import Reviews
 from .test_tables import create
 from .wire import Message, WireClient, is_event, play_until
 
+QUICK = Settings(budget_ms=1.0, samples=2)  # 2 samples of each option: ~2 s a deal
 
-def quick_reviews(app: App, budget_ms: float) -> None:
+
+def quick_reviews(app: App, settings: Settings = QUICK) -> None:
     """The node's reviews at a small budget, in a worker at normal priority: the node's own
     runs at nice 19 and would wait for CPU on a busy test machine (the effect of that
     priority on the tables is what ``tarot bench review`` measures)."""
+    kept = app.node.reviews.kept
     app.node.reviews.close()
-    app.node.reviews = Reviews(BotRunner(1), budget_ms=budget_ms)
+    app.node.reviews = Reviews(BotRunner(1), settings)
+    app.node.reviews.kept = kept
 
 
 def played(message: Message) -> bool:
@@ -53,7 +58,7 @@ async def review_of(client: WireClient, number: int, re: int) -> tuple[list[Mess
 async def test_the_deal_just_played_is_reviewed_with_progress_then_from_the_cache(
     app: App, url: str
 ) -> None:
-    quick_reviews(app, 1.0)
+    quick_reviews(app)
     client, table_id, number, record = await a_played_deal(url)
     progress, answer = await review_of(client, number, 7)
     review = answer["review"]
@@ -73,7 +78,7 @@ async def test_the_deal_just_played_is_reviewed_with_progress_then_from_the_cach
 
 
 async def test_other_deals_and_connections_without_a_table_are_refused(app: App, url: str) -> None:
-    quick_reviews(app, 1.0)
+    quick_reviews(app)
     client, _, number, _ = await a_played_deal(url)
     for bad in (number + 1, 99):
         await client.send({"type": "review_deal", "deal_number": bad, "id": "r"})
@@ -90,16 +95,16 @@ async def test_other_deals_and_connections_without_a_table_are_refused(app: App,
     assert app.node.reviews.decisions == 0
 
 
-async def test_one_review_at_a_time_and_a_bounded_number_per_connection(app: App, url: str) -> None:
-    quick_reviews(app, 1.0)
+async def test_one_review_at_a_time_and_a_bounded_number_per_player(app: App, url: str) -> None:
+    quick_reviews(app)
     client, _, number, _ = await a_played_deal(url)
     await client.send({"type": "review_deal", "deal_number": number, "id": 1})
     await client.send({"type": "review_deal", "deal_number": number, "id": 2})
     error = await client.until(lambda m: m.get("re") == 2)
     assert error["type"] == "error" and error["code"] == "review_limit"
     await client.until(lambda m: m["type"] == "deal_review", timeout=110)
-    # The next deal: a fresh review would be this connection's second; allow only one.
-    app.node.reviews.per_connection = 1
+    # The next deal: a fresh review would be this player's second; allow only one.
+    app.node.reviews.limits.per_window = 1
     await client.send({"type": "next_deal"})
     second = await play_until(client, played, random.Random(4))
     await client.send({"type": "review_deal", "deal_number": second["event"]["deal_number"]})
@@ -110,7 +115,7 @@ async def test_one_review_at_a_time_and_a_bounded_number_per_connection(app: App
 async def test_the_event_loop_answers_while_a_review_runs(app: App, url: str) -> None:
     """The search runs in the worker processes: pings are answered meanwhile (a generous
     bound; the latency of tables under a review is measured by the benchmark, README)."""
-    quick_reviews(app, 50.0)
+    quick_reviews(app, Settings(budget_ms=50.0, seats=(1,)))
     client, _, number, _ = await a_played_deal(url)
     await client.send({"type": "review_deal", "deal_number": number, "id": "review"})
     await client.until(lambda m: m["type"] == "review_progress")
