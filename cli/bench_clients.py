@@ -29,10 +29,14 @@ Barrier = Callable[[], Awaitable[None]]  # set-up done: wait until every client 
 class Table:
     """One table's bookkeeping: the action in flight and the figures."""
 
-    pending_seq: int = -1
-    sent_at: float = 0.0
-    received: int = 0
+    # Each action in flight, by the number of its event: when it was sent, and how
+    # many seats have had the event. Several may be in flight: a bot that does not
+    # think acts on its turn before the other seats have read the event before it.
+    pending: dict[int, list[float]] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)
+
+    def sent(self, seq: int) -> None:
+        self.pending[seq] = [time.perf_counter(), 0]
 
 
 @dataclass
@@ -45,11 +49,14 @@ class Run:
     frames: int = 0  # frames the seats received in the measured window
 
     def arrived(self, table: Table, seq: int) -> None:
-        if seq != table.pending_seq:
+        action = table.pending.get(seq)
+        if action is None:
             return
-        table.received += 1
-        if table.received == 4 and self.measuring:
-            table.latencies.append(time.perf_counter() - table.sent_at)
+        action[1] += 1
+        if action[1] == 4:
+            del table.pending[seq]
+            if self.measuring:
+                table.latencies.append(time.perf_counter() - action[0])
 
     def latencies(self) -> list[float]:
         return [x for t in self.tables for x in t.latencies]
@@ -91,8 +98,7 @@ async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.R
             await asyncio.sleep(rng.uniform(0, 2 * run.think))
         if run.stop.is_set():
             return
-        table.pending_seq, table.received = seq + 1, 0
-        table.sent_at = time.perf_counter()
+        table.sent(seq + 1)
         await ws.send(pack({"type": "act", "action": choose(legal, rng)}))
 
     async for frame in ws:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
+from cli.bench_clients import Run, Table
 from cli.bench_server import median_figures, versus, versus_relay
 from cli.main import main
 
@@ -73,3 +75,18 @@ def test_bench_server_alternates_relay_memory_and_redis_rounds(
 def test_bench_server_refuses_bad_rounds(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "server", "--rounds", "0"]) == 2
     assert "--rounds" in capsys.readouterr().err
+
+
+async def test_an_action_sent_before_the_last_one_reached_every_seat_is_still_timed() -> None:
+    """A bot that does not think acts on the event before the other seats have read it."""
+    run = Run([Table()], asyncio.Event(), measuring=True)
+    table = run.tables[0]
+    table.sent(5)
+    run.arrived(table, 5)  # the next seat reads the event (and its turn) first, and acts
+    table.sent(6)
+    for _ in range(3):
+        run.arrived(table, 5)
+    run.arrived(table, 7)  # no action made that event: not timed
+    for _ in range(4):
+        run.arrived(table, 6)
+    assert len(table.latencies) == 2 and table.pending == {}
