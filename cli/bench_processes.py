@@ -140,15 +140,15 @@ def gc_figures(before: dict[str, float], after: dict[str, float]) -> dict[str, A
         return total(after, prefix, suffix) - total(before, prefix, suffix)
 
     pauses = grew("tarot_gc_pause_seconds_count")
+    longest = _values(after, "tarot_gc_pause_max_seconds")
     within_5ms = grew("tarot_gc_pause_seconds_bucket", 'le="0.005"}')
     return {
         "gc_pauses": int(pauses),
         "gc_pauses_over_5ms": int(pauses - within_5ms),
         "gc_pause_ms_total": round(1000 * grew("tarot_gc_pause_seconds_sum"), 1),
         # The longest since the node started (a maximum cannot be taken between scrapes).
-        "gc_longest_pause_ms": round(
-            1000 * max(_values(after, "tarot_gc_pause_max_seconds"), default=0.0), 2
-        ),
+        "gc_longest_pause_ms": round(1000 * max(longest, default=0.0), 2),
+        "gc_longest_pause_ms_by_generation": [round(1000 * x, 2) for x in longest],
     }
 
 
