@@ -141,6 +141,7 @@ def gc_figures(before: dict[str, float], after: dict[str, float]) -> dict[str, A
 
     pauses = grew("tarot_gc_pause_seconds_count")
     longest = _values(after, "tarot_gc_pause_max_seconds")
+    longest_cpu = _values(after, "tarot_gc_pause_cpu_max_seconds")
     within_5ms = grew("tarot_gc_pause_seconds_bucket", 'le="0.005"}')
     return {
         "gc_pauses": int(pauses),
@@ -149,6 +150,7 @@ def gc_figures(before: dict[str, float], after: dict[str, float]) -> dict[str, A
         # The longest since the node started (a maximum cannot be taken between scrapes).
         "gc_longest_pause_ms": round(1000 * max(longest, default=0.0), 2),
         "gc_longest_pause_ms_by_generation": [round(1000 * x, 2) for x in longest],
+        "gc_longest_pause_cpu_ms_by_generation": [round(1000 * x, 2) for x in longest_cpu],
     }
 
 

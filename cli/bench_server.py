@@ -184,5 +184,6 @@ def node_line(i: int, node: dict[str, Any]) -> str:
         f"          node {i}: {node['cpu_seconds_per_1000_actions']} CPU s per 1,000 actions, "
         f"{100 * node['share_of_actions']:.0f}% of the actions; GC: {node['gc_pauses']} pauses, "
         f"{node['gc_pauses_over_5ms']} over 5 ms, longest {node['gc_longest_pause_ms']} ms"
-        f" (by generation {node['gc_longest_pause_ms_by_generation']})"
+        f" (by generation {node['gc_longest_pause_ms_by_generation']}; in CPU time"
+        f" {node['gc_longest_pause_cpu_ms_by_generation']})"
     )

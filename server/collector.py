@@ -16,6 +16,13 @@ server`. Two changes, both standard for long-running CPython servers:
 
 ``Pauses`` measures what this buys: each collection's pause, by generation,
 on ``/metrics`` (``tarot_gc_pause_seconds``; ``tarot bench server`` reads it).
+Freezing the survivors every second as well (a collection of the young and
+middle generations, then ``gc.freeze()``, and a full collection once the
+frozen heap grew by a quarter) was tried at 200 tables and made things
+worse: 0.38 -> 0.65 CPU s per 1,000 actions, and the full collections it
+brings (110 ms of CPU) while connections and the memory store's event logs
+grow. What is left are young collections: 15 ms of CPU at the longest on
+this loaded machine (README, Benchmarks).
 """
 
 from __future__ import annotations
@@ -43,16 +50,20 @@ GENERATIONS = 3
 class Pauses:
     """How long each collection stopped the process, timed with ``gc.callbacks``.
 
-    Plain counters: a collection can start while any code holds any lock
-    (Prometheus's metrics take a non-reentrant one), so the callback touches
-    nothing else; ``metrics.py`` reads these counters when it renders.
+    Each pause in wall-clock time (what a waiting action sees) and in the
+    thread's CPU time (what the collection cost: on a loaded machine the
+    wall clock also counts the time other processes ran). Plain counters: a
+    collection can start while any code holds any lock (Prometheus's metrics
+    take a non-reentrant one), so the callback touches nothing else;
+    ``metrics.py`` reads these counters when it renders.
     """
 
     def __init__(self) -> None:
         self.buckets = [[0] * (len(PAUSE_BOUNDS) + 1) for _ in range(GENERATIONS)]
         self.total = [0.0] * GENERATIONS
         self.longest = [0.0] * GENERATIONS
-        self._started = 0.0
+        self.longest_cpu = [0.0] * GENERATIONS
+        self._started = (0.0, 0.0)
 
     def watch(self) -> None:
         if self._callback not in gc.callbacks:
@@ -64,11 +75,13 @@ class Pauses:
 
     def _callback(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started = (time.perf_counter(), time.thread_time())
             return
-        self.record(info["generation"], time.perf_counter() - self._started)
+        wall, cpu = self._started
+        self.record(info["generation"], time.perf_counter() - wall, time.thread_time() - cpu)
 
-    def record(self, generation: int, seconds: float) -> None:
+    def record(self, generation: int, seconds: float, cpu_seconds: float = 0.0) -> None:
         self.buckets[generation][bisect.bisect_left(PAUSE_BOUNDS, seconds)] += 1
         self.total[generation] += seconds
         self.longest[generation] = max(self.longest[generation], seconds)
+        self.longest_cpu[generation] = max(self.longest_cpu[generation], cpu_seconds)

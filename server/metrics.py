@@ -85,10 +85,17 @@ class PauseFamilies:
         longest = GaugeMetricFamily(
             "tarot_gc_pause_max_seconds", "the longest collection pause", labels=["generation"]
         )
+        longest_cpu = GaugeMetricFamily(
+            "tarot_gc_pause_cpu_max_seconds",
+            "the longest collection pause in the thread's CPU time",
+            labels=["generation"],
+        )
         bounds = [*(repr(b) for b in PAUSE_BOUNDS), "+Inf"]
         for gen, counts in enumerate(p.buckets):
             cumulative = list(zip(bounds, accumulate(counts), strict=True))
             histogram.add_metric([str(gen)], cumulative, p.total[gen])
             longest.add_metric([str(gen)], p.longest[gen])
+            longest_cpu.add_metric([str(gen)], p.longest_cpu[gen])
         yield histogram
         yield longest
+        yield longest_cpu

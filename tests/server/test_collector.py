@@ -58,12 +58,16 @@ def test_pauses_time_each_collection_by_generation_on_metrics() -> None:
     gc.collect(1)  # not watched any more: not counted
     assert [sum(counts) for counts in metrics.gc_pauses.buckets] == [1, 0, 2]
     assert 0 < metrics.gc_pauses.longest[2] <= metrics.gc_pauses.total[2]
+    assert 0 < metrics.gc_pauses.longest_cpu[2]
     after = samples(metrics.render({}).decode())
     assert after['tarot_gc_pause_seconds_count{generation="2"}'] == 2
     assert after['tarot_gc_pause_max_seconds{generation="2"}'] == metrics.gc_pauses.longest[2]
+    cpu = after['tarot_gc_pause_cpu_max_seconds{generation="2"}']
+    assert cpu == metrics.gc_pauses.longest_cpu[2]
     figures = gc_figures(before, after)
     assert figures["gc_pauses"] == 3
     assert figures["gc_longest_pause_ms"] == round(1000 * metrics.gc_pauses.longest[2], 2)
+    assert figures["gc_longest_pause_cpu_ms_by_generation"][2] == round(1000 * cpu, 2)
 
 
 def test_a_pause_over_5ms_is_counted_as_such() -> None:
