@@ -61,7 +61,9 @@ def test_bench_server_alternates_relay_memory_and_redis_rounds(
             node = one[store]["nodes"][0]
             assert node["share_of_actions"] == 1.0
             assert node["gc_pauses"] >= node["gc_pauses_over_5ms"] >= 0
-        assert one["relay"]["actions"] > 0 and one["relay"]["frames_per_action"] == 5.0
+        # A play's 4 events and a your_turn; a deal's score event, 4 frames in 72 plays.
+        assert one["relay"]["actions"] > 0
+        assert one["relay"]["frames_per_action"] == pytest.approx(5.06, abs=0.4)
         assert one["redis"]["redis_cpu_seconds_per_1000_actions"] > 0
         assert one["redis_vs_memory"]["p99"] > 0
         assert one["memory_vs_relay"]["cpu"] > 0 and one["redis_vs_relay"]["cpu"] > 0
