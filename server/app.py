@@ -203,7 +203,20 @@ class App:
             return http.text(status, "ok\n" if healthy else "unavailable\n")
         if path == "/metrics" and self._may_read_metrics(request, ws):
             return self._metrics()
+        if path.startswith("/api/"):
+            return await self._api(request.path)
         return http.static_file(path, self.files)
+
+    async def _api(self, target: str) -> Response:
+        """The history's JSON API (docs/API.md); SQLAlchemy is imported by a node with one."""
+        archive = self.node.archive
+        if archive is None:
+            return http.json_error(
+                HTTPStatus.NOT_FOUND, "not_found", "this server keeps no history"
+            )
+        from .api import respond
+
+        return await respond(archive.engine, target)
 
     def _may_read_metrics(self, request: Request, ws: ServerConnection) -> bool:
         """On the main port: with the token when one is set, else from this machine only;

@@ -1,4 +1,5 @@
-"""Plain HTTP on the WebSocket port: the browser client's files, health and metrics.
+"""Plain HTTP on the WebSocket port: the browser client's files, health and metrics (and
+the history's JSON API: ``api.py``).
 
 Only the browser client's assets are served (by exact name, from a list made
 at start-up: no path is ever joined to the folder), each with headers that
@@ -7,6 +8,7 @@ keep a hostile page from framing or re-purposing them.
 
 from __future__ import annotations
 
+import json
 import mimetypes
 from http import HTTPStatus
 from pathlib import Path
@@ -63,6 +65,12 @@ def response(status: HTTPStatus, body: bytes, content_type: str, cache: bool = F
     if content_type.startswith("text/html"):
         headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return Response(status.value, status.phrase, headers, body)
+
+
+def json_error(status: HTTPStatus, code: str, message: str) -> Response:
+    """The JSON API's refusal (docs/API.md)."""
+    body = json.dumps({"error": {"code": code, "message": message}}, separators=(",", ":"))
+    return response(status, body.encode(), "application/json; charset=utf-8")
 
 
 def text(status: HTTPStatus, body: str) -> Response:
