@@ -29,6 +29,8 @@ UNLIMITED = (
     "0",
     "--connections-per-address",
     "0",
+    "--reviews-per-player",
+    "0",
 )
 
 

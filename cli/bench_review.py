@@ -1,12 +1,20 @@
-"""``tarot bench review``: what deal reviews running on a node do to its tables' latency.
+"""``tarot bench review``: deal reviews and tables on one node, each with and without the other.
 
-One ``tarot serve --bot-workers W`` process; the tables of ``tarot bench
-server`` (4 bot clients each, latency from an action to its first event at
-all four seats) are driven against it twice per round: once alone, once
-while ``--reviewers`` clients each play deals against the AI and ask for
-every deal's review (``review_deal``) as soon as it is scored, so that the
-node's review slot is never idle. Rounds alternate the two, and the figures
-are the medians over the rounds and the ratios with / without.
+One ``tarot serve --bot-workers W`` process. ``--reviewers`` clients each
+play deals against the AI and ask for every deal's review (``review_deal``)
+as soon as it is scored, so that the node's review slot is never idle. Each
+round runs three things in turn:
+
+- the reviews on an idle node (no tables): each decision's latency, from the
+  request (or the previous decision's ``review_progress``) to its
+  ``review_progress``, and each whole review's seconds;
+- the tables of ``tarot bench server`` (4 bot clients each, latency from an
+  action to its first event at all four seats) alone;
+- both at once: the same figures of each.
+
+The figures are the medians over the rounds and the ratios (tables: with
+reviews / alone; reviews: with tables / on the idle node), each ratio the
+median of the rounds' own ratios, so that one run gives them all.
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ from .bench_processes import (
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("review", help="table latency while deal reviews run on the node")
+    p = sub.add_parser("review", help="deal reviews and tables on one node, with and without")
     p.add_argument("--tables", type=int, default=100, help="bench tables (default 100)")
     p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
     p.add_argument("--think-ms", type=float, default=300.0, help="bench bots' think time")
@@ -56,6 +64,9 @@ class Reviewers:
         self.url, self.count = url, count
         self.reviews = 0
         self.decisions = 0
+        # (when, seconds) of each decision and each whole review, for a window's figures
+        self.decision_times: list[tuple[float, float]] = []
+        self.review_times: list[tuple[float, float]] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
 
@@ -87,23 +98,54 @@ class Reviewers:
             table_id = table["table"]["table_id"]
             await _send(ws, {"type": "join", "table_id": table_id, "seat": 0})
             await _send(ws, {"type": "start"})
+            clock = _Clock()
             async for frame in ws:
-                await self._on(ws, msgpack.unpackb(frame, raw=False), rng)
+                await self._on(ws, msgpack.unpackb(frame, raw=False), rng, clock)
 
-    async def _on(self, ws: ClientConnection, message: dict[str, Any], rng: random.Random) -> None:
+    async def _on(
+        self, ws: ClientConnection, message: dict[str, Any], rng: random.Random, clock: _Clock
+    ) -> None:
         kind = message["type"]
+        now = time.monotonic()
         if kind == "your_turn":
             await _send(ws, {"type": "act", "action": choose(message["legal"], rng)})
         elif kind == "event" and message["event"]["kind"] == "score":
             number = message["event"]["deal_number"]
+            clock.asked = clock.last = now
             await _send(ws, {"type": "review_deal", "deal_number": number, "id": number})
         elif kind == "review_progress":
             self.decisions += 1
+            self.decision_times.append((now, now - clock.last))
+            clock.last = now
         elif kind == "deal_review":
             self.reviews += 1
+            self.review_times.append((now, now - clock.asked))
             await _send(ws, {"type": "next_deal"})
         elif kind == "error" and message["code"] == "review_unavailable":
             await _send(ws, {"type": "next_deal"})  # a cancelled deal: nothing to review
+
+    def window(self, start: float, end: float) -> dict[str, Any]:
+        """The reviews' figures between ``start`` and ``end`` (``time.monotonic``)."""
+        decisions = sorted(s for t, s in self.decision_times if start <= t <= end)
+        reviews = sorted(s for t, s in self.review_times if start <= t <= end)
+        return {
+            "decisions": len(decisions),
+            "decision_p50_ms": _quantile_ms(decisions, 0.5),
+            "decision_p99_ms": _quantile_ms(decisions, 0.99),
+            "reviews": len(reviews),
+            "review_median_s": round(statistics.median(reviews), 2) if reviews else None,
+        }
+
+
+class _Clock:
+    """One reviewer's times: when it asked for the review, when the last decision came."""
+
+    def __init__(self) -> None:
+        self.asked = self.last = time.monotonic()
+
+
+def _quantile_ms(ordered: list[float], q: float) -> float:
+    return round(1000 * ordered[int(q * (len(ordered) - 1))], 1) if ordered else 0.0
 
 
 async def _send(ws: ClientConnection, message: dict[str, Any]) -> None:
@@ -117,17 +159,25 @@ async def _until(ws: ClientConnection, kind: str) -> dict[str, Any]:
             return message
 
 
-def _measure(args: argparse.Namespace, url: str, reviewing: bool) -> dict[str, Any]:
+def _reviewing(reviewers: Reviewers) -> None:
+    deadline = time.monotonic() + 120
+    while reviewers.decisions == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)  # the reviewers' first deal is still being played
+
+
+def _measure(args: argparse.Namespace, url: str, run: str) -> dict[str, Any]:
+    """One run: ``tables`` alone, ``reviews`` alone (an idle node) or ``both``."""
     think = args.think_ms / 1000
-    if not reviewing:
+    if run == "tables":
         return run_clients([url], args.tables, args.seconds, think, 2)
     with Reviewers(url, args.reviewers) as reviewers:
-        deadline = time.monotonic() + 120
-        while reviewers.decisions == 0 and time.monotonic() < deadline:
-            time.sleep(0.1)  # the reviewers' first deal is still being played
+        _reviewing(reviewers)
+        start = time.monotonic()
+        if run == "reviews":
+            time.sleep(args.seconds)
+            return {"reviews": reviewers.window(start, time.monotonic())}
         result = run_clients([url], args.tables, args.seconds, think, 2)
-        result["review_decisions"] = reviewers.decisions
-        result["reviews"] = reviewers.reviews
+        result["reviews"] = reviewers.window(start, time.monotonic())
     return result
 
 
@@ -140,11 +190,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         wait_for_port(port, server)
         for i in range(args.rounds):
-            alone = _measure(args, url, reviewing=False)
-            progress(f"round {i + 1}: alone p50 {alone['p50_ms']} ms, p99 {alone['p99_ms']} ms")
-            busy = _measure(args, url, reviewing=True)
-            progress(f"round {i + 1}: reviews p50 {busy['p50_ms']} ms, p99 {busy['p99_ms']} ms")
-            rounds.append({"alone": alone, "reviewing": busy})
+            idle = _measure(args, url, "reviews")
+            progress(f"round {i + 1}: reviews on an idle node {_said(idle['reviews'])}")
+            alone = _measure(args, url, "tables")
+            progress(
+                f"round {i + 1}: tables alone p50 {alone['p50_ms']} ms, p99 {alone['p99_ms']} ms"
+            )
+            both = _measure(args, url, "both")
+            progress(
+                f"round {i + 1}: both: tables p50 {both['p50_ms']} ms, p99 {both['p99_ms']} ms;"
+                f" reviews {_said(both['reviews'])}"
+            )
+            rounds.append({"idle": idle, "alone": alone, "reviewing": both})
     finally:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -156,34 +213,81 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def summarise(rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    def median(run: str, key: str) -> float:
-        return round(float(statistics.median(r[run][key] for r in rounds)), 2)
+def _said(reviews: dict[str, Any]) -> str:
+    return (
+        f"decision p50 {reviews['decision_p50_ms']} ms, p99 {reviews['decision_p99_ms']} ms"
+        f" ({reviews['decisions']} decisions)"
+    )
 
-    def ratio(key: str) -> float:
-        return round(
-            float(statistics.median(r["reviewing"][key] / r["alone"][key] for r in rounds)), 2
-        )
+
+TABLE_KEYS = ("actions_per_second", "p50_ms", "p99_ms")
+REVIEW_KEYS = ("decision_p50_ms", "decision_p99_ms", "decisions", "reviews")
+
+
+def _ratio(pairs: list[tuple[float, float]]) -> float | None:
+    """The median of the rounds' ratios (None if a round had nothing to divide by)."""
+    if not pairs or any(below == 0 for _, below in pairs):
+        return None
+    return round(float(statistics.median(above / below for above, below in pairs)), 2)
+
+
+def summarise(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    def median(values: list[float]) -> float:
+        return round(float(statistics.median(values)), 2)
+
+    def tables(run: str) -> dict[str, float]:
+        return {k: median([r[run][k] for r in rounds]) for k in TABLE_KEYS}
+
+    def reviews(run: str) -> dict[str, Any]:
+        figures: dict[str, Any] = {
+            k: median([r[run]["reviews"][k] for r in rounds]) for k in REVIEW_KEYS
+        }
+        known = [w for r in rounds if (w := r[run]["reviews"]["review_median_s"]) is not None]
+        figures["review_median_s"] = median(known) if known else None
+        return figures
+
+    def review_pairs(key: str) -> list[tuple[float, float]]:
+        return [(r["reviewing"]["reviews"][key], r["idle"]["reviews"][key]) for r in rounds]
+
+    def table_pairs(key: str) -> list[tuple[float, float]]:
+        return [(r["reviewing"][key], r["alone"][key]) for r in rounds]
 
     return {
         "rounds": rounds,
-        "alone": {k: median("alone", k) for k in ("actions_per_second", "p50_ms", "p99_ms")},
-        "reviewing": {
-            k: median("reviewing", k)
-            for k in ("actions_per_second", "p50_ms", "p99_ms", "review_decisions", "reviews")
+        "tables": {
+            "alone": tables("alone"),
+            "with_reviews": tables("reviewing"),
+            "ratio_p50": _ratio(table_pairs("p50_ms")),
+            "ratio_p99": _ratio(table_pairs("p99_ms")),
         },
-        "ratio_p50": ratio("p50_ms"),
-        "ratio_p99": ratio("p99_ms"),
+        "reviews": {
+            "idle": reviews("idle"),
+            "with_tables": reviews("reviewing"),
+            "ratio_p50": _ratio(review_pairs("decision_p50_ms")),
+            "ratio_p99": _ratio(review_pairs("decision_p99_ms")),
+        },
     }
 
 
 def render(f: dict[str, Any]) -> str:
-    a, r = f["alone"], f["reviewing"]
+    t, r = f["tables"], f["reviews"]
+    a, b = t["alone"], t["with_reviews"]
+    i, w = r["idle"], r["with_tables"]
+
+    def review(x: dict[str, Any]) -> str:
+        whole = "" if x["review_median_s"] is None else f", {x['review_median_s']} s a review"
+        return (
+            f"decision p50 {x['decision_p50_ms']} ms, p99 {x['decision_p99_ms']} ms"
+            f" ({x['decisions']:g} decisions, {x['reviews']:g} reviews finished{whole})"
+        )
+
     return (
-        f"tables alone:        {a['actions_per_second']} actions/s, p50 {a['p50_ms']} ms, "
+        f"tables alone:          {a['actions_per_second']} actions/s, p50 {a['p50_ms']} ms, "
         f"p99 {a['p99_ms']} ms\n"
-        f"while reviews run:   {r['actions_per_second']} actions/s, p50 {r['p50_ms']} ms, "
-        f"p99 {r['p99_ms']} ms ({r['review_decisions']} decisions, {r['reviews']} reviews "
-        f"analysed in the run)\n"
-        f"ratio (median of the rounds): p50 {f['ratio_p50']}x, p99 {f['ratio_p99']}x"
+        f"tables, reviews on:    {b['actions_per_second']} actions/s, p50 {b['p50_ms']} ms, "
+        f"p99 {b['p99_ms']} ms\n"
+        f"  ratio (median of the rounds): p50 {t['ratio_p50']}x, p99 {t['ratio_p99']}x\n"
+        f"reviews, idle node:    {review(i)}\n"
+        f"reviews, tables on:    {review(w)}\n"
+        f"  ratio (median of the rounds): p50 {r['ratio_p50']}x, p99 {r['ratio_p99']}x"
     )

@@ -14,6 +14,7 @@ SECURITY_SETTINGS = (
     "tables_per_connection",
     "tables_per_address",
     "connections_per_address",
+    "reviews_per_player",
     "empty_table_seconds",
     "allowed_hosts",
     "allowed_origins",
@@ -56,6 +57,7 @@ def add_parser(sub: Any) -> None:
         ("--tables-per-connection", "open tables one connection may create (8)"),
         ("--tables-per-address", "open tables one client address may create (32)"),
         ("--connections-per-address", "WebSockets open from one client address (64)"),
+        ("--reviews-per-player", "deal reviews analysed for one player an hour (10)"),
         ("--send-buffer-bytes", "unsent bytes one connection may hold, else dropped (1 MiB)"),
     ):
         limits.add_argument(flag, type=int, help=what)

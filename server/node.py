@@ -51,6 +51,7 @@ class Node:
         # Deal reviews get a worker of their own at the lowest CPU priority: measured with the
         # tables' bot workers, a review raised the tables' p99 on two shared cores (README).
         self.reviews = Reviews(BotRunner(1, niceness=19))
+        self.reviews.limits.per_window = settings.reviews_per_player
         self.metrics = Metrics()
         store.attach_metrics(self.metrics)
         self.runtimes: dict[str, TableRuntime] = {}

@@ -23,6 +23,7 @@ _COUNTS = (
     "tables_per_connection",
     "tables_per_address",
     "connections_per_address",
+    "reviews_per_player",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
@@ -66,6 +67,7 @@ class Settings:
     tables_per_connection: int = 8  # open tables one connection has created
     tables_per_address: int = 32  # ... one client address has created (on this node)
     connections_per_address: int = 64  # open WebSockets from one client address (this node)
+    reviews_per_player: int = 10  # deal reviews analysed for one player an hour (this node)
     send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
     unload_idle_seconds: float = 60.0  # a table no local connection follows is unloaded then
     empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then
@@ -176,7 +178,7 @@ def split_list(text: str) -> tuple[str, ...]:
 
 def _check_limits(settings: Settings) -> None:
     limits = ("max_tables", "tables_per_connection", "tables_per_address")
-    for name in (*limits, "connections_per_address"):
+    for name in (*limits, "connections_per_address", "reviews_per_player"):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{name} cannot be negative (0 means no limit)")
     if settings.empty_table_seconds <= 0:

@@ -146,7 +146,7 @@ async def test_a_player_s_analyses_are_limited_whatever_its_connections(db_url: 
         # Two analyses made: a third connection of the player gets no third...
         _, refused = await stored_review_of(three, "t-golden", PLAYED[2], 5)
         assert refused["code"] == "review_limit"
-        assert "at most 2 reviews per player in 60 minutes" in refused["message"]
+        assert "at most 2 reviews per player in 60 min" in refused["message"]
         # ...but the reviews already made, from the node's cache or the database.
         app.node.reviews._cache.clear()
         for number in PLAYED[:2]:
