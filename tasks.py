@@ -10,7 +10,7 @@ The virtual environment lives in .venv/ and is reinstalled when pyproject.toml
 changes. Standard library only: this file runs before anything is installed.
 
 Which services a test run needs is read from the markers of the tests it selects
-(``redis``, ``browser``, ``terminal``, ``postgres``; tests/conftest.py):
+(``redis``, ``browser``, ``terminal``, ``postgres``, ``node``; tests/conftest.py):
 ``python3 tasks.py test tests/engine`` or ``-m "not redis and not browser"``
 installs and starts nothing.
 """
@@ -193,7 +193,7 @@ def services_needed(extra: list[str]) -> set[str]:
         command = [str(PYTHON), "-m", "pytest", "--collect-only", "-q", *extra]
         subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
         if not out.exists():  # collection failed: pytest will say why, with everything up
-            return {"redis", "browser", "terminal", "postgres"}
+            return {"redis", "browser", "terminal", "postgres", "node"}
         return set(json.loads(out.read_text()))
 
 
@@ -202,6 +202,22 @@ def ensure_tmux() -> None:
     if shutil.which("tmux") is None:
         say("installing tmux")
         apt_install("tmux")
+
+
+def ensure_node_tools() -> None:
+    """The browser client's checks (tests/web): Node.js for its test runner, and the npm
+    packages of package.json (TypeScript, pinned by package-lock.json) in node_modules/."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        say("installing nodejs and npm")
+        apt_install("nodejs", "npm")
+    lock = ROOT / "package-lock.json"
+    stamp = ROOT / "node_modules" / ".tarot-installed"
+    want = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == want:
+        return
+    say("installing the npm packages of package.json (npm ci)")
+    run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+    stamp.write_text(want)
 
 
 def test(extra: list[str]) -> int:
@@ -217,6 +233,8 @@ def test(extra: list[str]) -> int:
         ensure_tmux()
     if "postgres" in needed:
         ensure_postgres()
+    if "node" in needed:
+        ensure_node_tools()
     steps: list[list[str | Path]] = [
         [BIN / "ruff", "check", "."],
         [BIN / "ruff", "format", "--check", "."],

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("schema", help="print the protocol's JSON Schema")
+    p.add_argument(
+        "--web",
+        metavar="DIR",
+        type=Path,
+        help="write the browser client's protocol.d.ts and protocol.js into DIR instead",
+    )
     p.set_defaults(run=run)
 
 
@@ -34,5 +41,11 @@ def _tags_required(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.web is not None:
+        from .schema_ts import write_web
+
+        for path in write_web(args.web):
+            print(f"wrote {path}")
+        return 0
     print(json.dumps(protocol_schema(), indent=2))
     return 0

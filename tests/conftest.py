@@ -1,8 +1,9 @@
 """Markers for the tests that need a service, applied here so that none is forgotten.
 
 ``redis`` (the shared test Redis or Redis servers of the test's own), ``browser``
-(Chromium), ``terminal`` (tmux), ``faults`` (the fault suite) and ``postgres``
-(PostgreSQL, for the history tests' second engine) are declared in pyproject.toml.
+(Chromium), ``terminal`` (tmux), ``faults`` (the fault suite), ``postgres``
+(PostgreSQL, for the history tests' second engine) and ``node`` (Node.js and the npm
+packages of package.json: the browser client's checks) are declared in pyproject.toml.
 A folder's tests get its marker here, and so do the tests of a module that uses a service's helper
 (tmux's); a test elsewhere that needs a service carries the marker itself. Two guards keep the
 markers honest: a test without ``redis`` that connects to the shared test Redis
@@ -24,8 +25,13 @@ from urllib.parse import urlsplit
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-FOLDER_MARKERS = {"browser": ("browser",), "redis": ("redis",), "faults": ("faults", "redis")}
-SERVICE_MARKERS = ("redis", "browser", "terminal", "postgres")
+FOLDER_MARKERS = {
+    "browser": ("browser",),
+    "redis": ("redis",),
+    "faults": ("faults", "redis"),
+    "web": ("node",),
+}
+SERVICE_MARKERS = ("redis", "browser", "terminal", "postgres", "node")
 # TAROT_TEST_REDIS names the shared test Redis (e.g. one per work tree run side by side).
 SHARED_REDIS = os.environ.get("TAROT_TEST_REDIS", "redis://127.0.0.1:6379")
 SHARED_REDIS_ADDRESS = (

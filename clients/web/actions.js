@@ -1,3 +1,4 @@
+// @ts-check
 // What the player does: join, create, watch, leave, act, and the clicks on the hand.
 
 import { newTable } from "./game.js";
@@ -5,7 +6,7 @@ import { errorText, t } from "./i18n.js";
 import { clearHash, renderAll, renderMain, renderTable, toast } from "./render.js";
 import { clearSession, heartbeat, loadHistory, storeSession } from "./session.js";
 import { app, freshUi } from "./state.js";
-import { cardState, handMode } from "./table.js";
+import { cardState, handMode } from "./prompt.js";
 
 function playerName() {
   return (app.lobby.name || "").trim().slice(0, 40);
@@ -141,7 +142,7 @@ export async function playAgain() {
 }
 
 export function copyInvite() {
-  const input = document.getElementById("invite-link");
+  const input = /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
   if (!input) return;
   input.select();
   const done = () => {

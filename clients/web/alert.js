@@ -1,3 +1,4 @@
+// @ts-check
 // The turn alert: a short sound and, while the tab is hidden, a flashing title, so a
 // player who looked away knows the table waits for them. Off with a setting.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards: the codes of docs/RECORD.md (T1..T21, EX, rank+suit), their order in a hand,
 // their names in each language, and their faces drawn as SVG (Marseille or French suits;
 // the Marseille court cards are portraits, drawn in courts.js).

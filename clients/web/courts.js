@@ -1,3 +1,4 @@
+// @ts-check
 // Court portraits of the Marseille faces: the King on his throne, the Queen veiled,
 // the Knight on his horse, the Jack standing. One SVG symbol per figure, shared by the
 // four suits: the robe takes the suit's colour (currentColor), sleeves, veil and hose its

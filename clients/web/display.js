@@ -1,3 +1,4 @@
+// @ts-check
 // The look: Contrast, Grain and Color temperature (0-100 %, 50 % neutral), applied as
 // CSS filters on the page (contrast, an SVG colour matrix for the temperature) and a
 // canvas-drawn grain overlay. Remembered in localStorage.
@@ -75,8 +76,8 @@ export function applyDisplay(settings, doc = document) {
     grainEl.style.opacity = grain.toFixed(3);
   }
   for (const key of Object.keys(DEFAULTS)) {
-    const input = doc.getElementById(`slider-${key}`);
-    if (input && Number(input.value) !== settings[key]) input.value = settings[key];
+    const input = /** @type {HTMLInputElement | null} */ (doc.getElementById(`slider-${key}`));
+    if (input && Number(input.value) !== settings[key]) input.value = String(settings[key]);
     const out = doc.getElementById(`value-${key}`);
     if (out) out.textContent = `${settings[key]}%`;
   }

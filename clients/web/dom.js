@@ -1,3 +1,4 @@
+// @ts-check
 // Small helpers: HTML that escapes by construction, remembered settings, HTML updates
 // that keep focus.
 
@@ -101,7 +102,7 @@ export function setHTML(el, content) {
   if (!(content instanceof Html)) throw new TypeError("setHTML takes Html built by html``");
   const markup = content.text;
   if (!el || el._html === markup) return false;
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   let key = null;
   if (active && el.contains(active)) key = active.dataset.key || (active.id ? `#${active.id}` : null);
   el.innerHTML = markup;

@@ -1,71 +1,102 @@
+// @ts-check
 // The client's picture of one table, built only from what the server sends:
-// a snapshot (SeatView + TableSummary) and then the numbered events, in order.
-// Display only: which moves are legal always comes from `your_turn.legal`.
+// a snapshot (SeatView + TableSummary) and then the numbered events, in order, as
+// docs/PROTOCOL.md ("Keeping your own view") folds them. Display only: no rule is
+// decided here. Which moves are legal comes from `your_turn.legal`, whose turn and
+// which phase from the `turn` events, how many cards the discard takes from the chien.
 
-import { isTrump } from "./cards.js";
+import { isTrump, parse, SUITS } from "./cards.js";
+
+/** @typedef {import("./messages").Snapshot} Snapshot */
+/** @typedef {import("./messages").YourTurn} YourTurn */
+/** @typedef {import("./messages").Event} EventFrame */
+/** @typedef {EventFrame["event"]} TableEvent */
+/** @typedef {Snapshot | YourTurn | EventFrame} TableFrame  what a table sends its followers */
+/** @typedef {import("./messages").LegalChoices} LegalChoices */
+/** @typedef {import("./messages").TableSummary} TableSummary */
+/** @typedef {import("./messages").ScoreSheet} ScoreSheet */
+/** @typedef {import("./messages").SeatView} SeatView */
+/** @typedef {import("./messages").BidInfo} BidInfo */
+/** @typedef {import("./messages").PoigneeInfo} PoigneeInfo */
+/** @typedef {{leader: number, cards: string[], winner: number | null, leaving?: boolean}} Trick */
+/** @typedef {ReturnType<typeof newDeal>} Deal  the picture of the deal under way */
+/** @typedef {ReturnType<typeof newTable>} Table  the picture of a table */
 
 function emptySeats() {
   return [0, 1, 2, 3].map((seat) => ({ seat, occupant: "empty", name: "", connected: false }));
 }
 
-/** A fresh table picture. */
+/**
+ * A fresh table picture.
+ * @param {string | null} tableId
+ * @param {number | null} mySeat
+ */
 export function newTable(tableId = null, mySeat = null) {
   return {
     tableId,
     seat: mySeat, // my seat, or null when watching
     seq: 0, // the last event applied
-    summary: {
+    summary: /** @type {TableSummary} */ ({
       table_id: tableId,
       options: {},
       seats: emptySeats(),
       status: "waiting",
       deal_number: 0,
       totals: [0, 0, 0, 0],
-    },
-    deal: null,
-    legal: null,
-    deadline: null,
-    history: [], // [{deal_number, sheet, totals}] of the deals seen here
-    record: null,
+    }),
+    deal: /** @type {Deal | null} */ (null),
+    legal: /** @type {LegalChoices | null} */ (null),
+    deadline: /** @type {number | null} */ (null),
+    /** @type {{deal_number: number, sheet: ScoreSheet, totals: number[]}[]} */
+    history: [], // the deals seen here
+    record: /** @type {object | null} */ (null),
+    /** @type {Record<number, any>} */
     records: {}, // deal number -> its tarot-record/1, to save
     over: false,
     ready: false, // I asked for the next deal
-    waitingFor: null, // between deals: the seats the next deal waits for (between_deals)
+    waitingFor: /** @type {number[] | null} */ (null), // between deals: the seats the next deal waits for (between_deals)
   };
 }
 
+/**
+ * @param {number} number
+ * @param {number} dealer
+ */
 function newDeal(number, dealer) {
   return {
     number,
     dealer,
-    phase: "bidding",
-    toAct: null,
-    hand: [],
+    phase: /** @type {SeatView["phase"]} */ ("bidding"),
+    toAct: /** @type {number | null} */ (null),
+    hand: /** @type {string[]} */ ([]),
     handSizes: [18, 18, 18, 18],
-    bids: [],
-    taker: null,
-    contract: null,
-    chien: null,
-    fromChien: [],
-    discard: null,
-    discardTrumps: [],
+    bids: /** @type {BidInfo[]} */ ([]),
+    taker: /** @type {number | null} */ (null),
+    contract: /** @type {SeatView["contract"]} */ (null),
+    chien: /** @type {string[] | null} */ (null),
+    fromChien: /** @type {string[]} */ ([]),
+    discard: /** @type {string[] | null} */ (null),
+    discardTrumps: /** @type {string[]} */ ([]),
     discarded: false,
     chelem: false,
-    chelemDecided: false,
-    poignees: [],
-    trick: null, // {leader, cards, winner}
-    tricks: [],
+    poignees: /** @type {PoigneeInfo[]} */ ([]),
+    trick: /** @type {Trick | null} */ (null),
+    tricks: /** @type {Trick[]} */ ([]),
     points: [0, 0], // card points in tricks: [taker's side, defence]
     takerBouts: 0, // bouts in the taker's tricks so far, and the points they ask for (R15)
     target: 56,
-    discardPoints: null, // the taker's own view: what the discard adds at the end (R6)
+    discardPoints: /** @type {number | null} */ (null), // the taker's own view: what the discard adds at the end (R6)
     tricksWon: [0, 0, 0, 0],
-    sheet: null,
-    cancelled: null,
+    sheet: /** @type {ScoreSheet | null} */ (null),
+    cancelled: /** @type {string | null} */ (null), // why the deal was cancelled
   };
 }
 
-/** Replace the picture with a snapshot's. */
+/**
+ * Replace the picture with a snapshot's.
+ * @param {Table} table
+ * @param {Snapshot} snap
+ */
 export function applySnapshot(table, snap) {
   table.tableId = snap.table_id;
   table.seq = snap.seq;
@@ -91,9 +122,9 @@ export function applySnapshot(table, snap) {
     chien: v.chien,
     discard: v.discard,
     discardTrumps: [...v.discard_trumps],
-    discarded: v.discard !== null || v.discard_trumps.length > 0 || v.phase === "play",
+    // The discard event came: the chien was shown and the server has moved on from it.
+    discarded: v.chien !== null && v.phase !== "bidding" && v.phase !== "discard",
     chelem: v.chelem,
-    chelemDecided: v.phase === "play" || v.phase === "done",
     poignees: v.poignees.map((p) => ({ ...p })),
     trick: v.trick ? { leader: v.trick.leader, cards: [...v.trick.cards], winner: null } : null,
     tricks: v.tricks.map((t) => ({ ...t })),
@@ -117,25 +148,72 @@ export function applySnapshot(table, snap) {
   return table;
 }
 
+/**
+ * Fold one table frame (a snapshot, an event in sequence, or your_turn) into the
+ * picture; returns false for a your_turn older than the picture (nothing changes).
+ * The page's queue and the tests call this one function.
+ *
+ * @param {Table} table
+ * @param {TableFrame} msg
+ */
+export function applyFrame(table, msg) {
+  if (msg.type === "snapshot") {
+    const history = table.history;
+    applySnapshot(table, msg);
+    if (!table.history.length) table.history = history; // kept by the browser (session.js)
+    return true;
+  }
+  if (msg.type === "your_turn") {
+    if (msg.seq < table.seq) return false;
+    table.legal = msg.legal;
+    table.deadline = msg.deadline_ms ?? table.deadline;
+    return true;
+  }
+  applyEvent(table, msg.seq, msg.event);
+  return true;
+}
+
+/** The order the server lists cards in (PROTOCOL.md 2): T1…T21, EX, then each suit 1…K. */
+function deckOrder(cards) {
+  const key = (code) => {
+    const c = parse(code);
+    if (c.kind === "trump") return c.n;
+    if (c.kind === "excuse") return 22;
+    return 23 + SUITS.indexOf(c.suit) * 14 + c.value;
+  };
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
 function removeCards(hand, cards) {
   const gone = new Set(cards);
   return hand.filter((c) => !gone.has(c));
 }
 
-/** Apply one event (already in sequence); returns the table. */
+/**
+ * Apply one event (already in sequence); returns the table.
+ * @param {Table} table
+ * @param {number} seq
+ * @param {TableEvent} ev
+ */
 export function applyEvent(table, seq, ev) {
   table.seq = seq;
   const d = table.deal;
-  const apply = HANDLERS[ev.kind];
+  const apply = /** @type {(table: Table, d: Deal, ev: TableEvent) => void} */ (HANDLERS[ev.kind]);
   if (apply) apply(table, d, ev);
   return table;
 }
 
-/** The seat has acted: nobody is to act until the next `turn` event says who. */
+/**
+ * The seat has acted: nobody is to act until the next `turn` event says who.
+ * @param {Deal} deal
+ * @param {number} seat
+ */
 function done(deal, seat) {
   if (deal.toAct === seat) deal.toAct = null;
 }
 
+/** One fold per event kind, each given its own event's type (messages.d.ts).
+ * @type {{[K in TableEvent["kind"]]: (table: Table, d: Deal, ev: Extract<TableEvent, {kind: K}>) => void}} */
 const HANDLERS = {
   hidden() {},
   seat(table, _d, ev) {
@@ -162,13 +240,12 @@ const HANDLERS = {
   taker(_t, d, ev) {
     d.taker = ev.seat;
     d.contract = ev.contract;
-    d.phase = ev.contract === "prise" || ev.contract === "garde" ? "discard" : "chelem";
   },
   chien(table, d, ev) {
     d.chien = [...ev.cards];
     if (d.taker !== null) d.handSizes[d.taker] += ev.cards.length;
     if (table.seat !== null && table.seat === d.taker) {
-      d.hand = [...d.hand, ...ev.cards];
+      d.hand = deckOrder([...d.hand, ...ev.cards]);
       d.fromChien = [...ev.cards];
     }
   },
@@ -176,9 +253,9 @@ const HANDLERS = {
     done(d, ev.seat);
     d.discardTrumps = [...ev.trumps];
     d.discarded = true;
-    d.handSizes[ev.seat] = Math.max(0, d.handSizes[ev.seat] - 6);
+    // The discard puts back as many cards as the chien brought (PROTOCOL.md 6).
+    d.handSizes[ev.seat] = Math.max(0, d.handSizes[ev.seat] - (d.chien ? d.chien.length : 0));
     d.fromChien = [];
-    d.phase = "chelem";
   },
   discard_kept(table, d, ev) {
     d.discard = [...ev.cards];
@@ -188,14 +265,11 @@ const HANDLERS = {
   chelem(_t, d, ev) {
     done(d, ev.seat);
     d.chelem = ev.announced;
-    d.chelemDecided = true;
-    d.phase = "play";
   },
   poignee(_t, d, ev) {
     d.poignees.push({ seat: ev.seat, level: ev.level, cards: [...ev.cards] });
   },
   card(table, d, ev) {
-    d.phase = "play";
     if (!d.trick || d.trick.winner !== null || d.trick.cards.length >= 4) {
       d.trick = { leader: ev.seat, cards: [], winner: null };
     }

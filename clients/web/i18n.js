@@ -1,3 +1,4 @@
+// @ts-check
 // The interface in English, Dutch and French: the strings are data, one file per language
 // (strings-en.js, strings-nl.js, strings-fr.js); the choice is remembered.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: quick starts against 3 AI, creating a table with the server's options,
 // the open tables (take a seat, watch), and invitations by link.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // What happened, in words: the log beside the table, the banner in its centre and
 // the screen reader's live region.
 
@@ -5,7 +6,7 @@ import { cardName } from "./cards.js";
 import { contractLabel, t } from "./i18n.js";
 import { renderTable } from "./render.js";
 import { app, SPEED } from "./state.js";
-import { seatLabel } from "./table.js";
+import { seatLabel } from "./seats.js";
 
 export function narrate(table, ev, quiet) {
   const who = (seat) => seatLabel(table, seat);

@@ -1,10 +1,15 @@
+// @ts-check
 // The WebSocket connection: subprotocol tarot.v1.json, hello first, automatic
 // reconnection with back-off. A request carries an id; its answer, or the error
 // refusing it, comes back with that id as `re` (PROTOCOL.md section 4), so an
-// error is never taken for another request's.
+// error is never taken for another request's. The subprotocol and version are the
+// server's own (protocol.js, generated from its models).
 
-export const SUBPROTOCOL = "tarot.v1.json";
-export const PROTOCOL_VERSION = 1;
+import { PROTOCOL_VERSION, SUBPROTOCOL } from "./protocol.js";
+
+/** @typedef {import("./messages").ClientMessage} ClientMessage */
+/** @typedef {import("./messages").ServerMessage} ServerMessage */
+/** @typedef {import("./messages").Error} ErrorMessage */
 
 export class Connection {
   /**
@@ -39,7 +44,9 @@ export class Connection {
     this.ws = ws;
     this.welcomed = false;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, client: "cardavia-web/1" }));
+      /** @type {ClientMessage} */
+      const hello = { type: "hello", protocol: PROTOCOL_VERSION, client: "cardavia-web/1" };
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => this.receive(ws, e.data);
     ws.onclose = () => {
@@ -103,13 +110,19 @@ export class Connection {
     return this.ws !== null && this.welcomed && this.ws.readyState === WebSocket.OPEN;
   }
 
+  /** @param {ClientMessage} msg */
   send(msg) {
     if (!this.online) return false;
     this.ws.send(JSON.stringify(msg));
     return true;
   }
 
-  /** Send with an id and wait for its answer, one of `types` (rejects on its error). */
+  /**
+   * Send with an id and wait for its answer, one of `types` (rejects on its error).
+   * @param {ClientMessage} msg
+   * @param {ServerMessage["type"][]} types
+   * @returns {Promise<any>}
+   */
   request(msg, types, { alsoDeliver = false, timeout = 10000 } = {}) {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;

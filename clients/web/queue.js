@@ -1,10 +1,11 @@
+// @ts-check
 // The event queue: every table message is applied in order, with a short pause after
 // each event so that a human can follow the AI's moves; a backlog (a replay after a
 // reload) is applied at once.
 
 import { turnAlert } from "./alert.js";
 import { sleep } from "./dom.js";
-import { applyEvent, applySnapshot } from "./game.js";
+import { applyFrame } from "./game.js";
 import { t } from "./i18n.js";
 import { announceLive, narrate } from "./narrate.js";
 import { renderTable } from "./render.js";
@@ -26,11 +27,15 @@ const PAUSES = {
   cancelled: 2200,
 };
 
+/** @typedef {import("./game.js").TableFrame} TableFrame */
+
+/** @param {TableFrame} msg */
 export function enqueue(msg) {
   app.queue.push(msg);
   pump();
 }
 
+/** @param {TableFrame} msg */
 function significant(msg) {
   return msg.type === "event" && PAUSES[msg.event.kind] !== undefined;
 }
@@ -65,6 +70,7 @@ async function pump() {
   }
 }
 
+/** @param {TableFrame} msg */
 function pauseFor(msg) {
   if (msg.type !== "event") return 0;
   const ev = msg.event;
@@ -75,22 +81,20 @@ function pauseFor(msg) {
   return PAUSES[ev.kind] || 0;
 }
 
-/** Apply one message to the picture; may return a step to run after its pause. */
+/**
+ * Apply one message to the picture; may return a step to run after its pause.
+ * @param {TableFrame} msg
+ */
 function handle(msg, quiet = false) {
   const table = app.table;
   if (!table) return null;
+  if (!applyFrame(table, msg)) return null;
   if (msg.type === "snapshot") {
-    const history = table.history;
-    applySnapshot(table, msg);
-    if (!table.history.length) table.history = history;
     resetChoice();
     if (table.legal) prepareChoice(table.legal);
     return null;
   }
   if (msg.type === "your_turn") {
-    if (msg.seq < table.seq) return null;
-    table.legal = msg.legal;
-    table.deadline = msg.deadline_ms ?? table.deadline;
     resetChoice();
     prepareChoice(msg.legal);
     announceLive(t("turn.yours"));
@@ -99,7 +103,6 @@ function handle(msg, quiet = false) {
     return null;
   }
   const ev = msg.event;
-  applyEvent(table, msg.seq, ev);
   narrate(table, ev, quiet);
   if (ev.kind === "deal_started") {
     app.ui.sheetFor = null;

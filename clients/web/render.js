@@ -1,3 +1,4 @@
+// @ts-check
 // Rendering: the header, the lobby or the table, the score sheet, the rules; the
 // tabs and the address; the hand's layout and keyboard walk.
 
@@ -20,8 +21,8 @@ export function inviteLink() {
 }
 
 function onHandKey(e) {
-  const buttons = [...document.querySelectorAll("#hand .card")];
-  const i = buttons.indexOf(document.activeElement);
+  const buttons = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"))];
+  const i = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
   if (i < 0) return;
   let next = null;
   if (e.key === "ArrowRight" || e.key === "ArrowDown") next = Math.min(buttons.length - 1, i + 1);
@@ -80,15 +81,15 @@ export function toast(text) {
 function renderHeader() {
   document.documentElement.lang = app.lang;
   document.title = `CARDAVIA · ${t("app.title")}`;
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
-  const lang = document.getElementById("lang-select");
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n);
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-i18n-label]"))) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  const lang = /** @type {HTMLSelectElement} */ (document.getElementById("lang-select"));
   setHTML(lang, html`${LANGS.map((l) => html`<option value="${l.code}"${l.code === app.lang ? html` selected` : ""}>${l.name}</option>`)}`);
   lang.value = app.lang;
-  const face = document.getElementById("face-select");
+  const face = /** @type {HTMLSelectElement} */ (document.getElementById("face-select"));
   setHTML(face, html`${["marseille", "french"].map((f) => html`<option value="${f}"${f === app.face ? html` selected` : ""}>${t(`face.${f}`)}</option>`)}`);
   face.value = app.face;
-  for (const box of document.querySelectorAll("[data-setting]")) box.checked = Boolean(app.settings[box.dataset.setting]);
+  for (const box of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("[data-setting]"))) box.checked = Boolean(app.settings[box.dataset.setting]);
   for (const tab of ["table", "rules"]) {
     const btn = document.getElementById(`tab-${tab}`);
     btn.setAttribute("aria-selected", String(app.tab === tab));
@@ -155,8 +156,9 @@ export function renderTable() {
     confirmChelem: app.ui.confirmChelem,
   };
   const parts = tableParts(table, ctx);
-  view.querySelector(".game").dataset.phase = parts.phase;
-  view.querySelector(".game").dataset.mine = String(Boolean(table.legal));
+  const game = /** @type {HTMLElement} */ (view.querySelector(".game"));
+  game.dataset.phase = parts.phase;
+  game.dataset.mine = String(Boolean(table.legal));
   setHTML(document.getElementById("seats"), parts.seats);
   setHTML(document.getElementById("centre"), parts.centre);
   setHTML(document.getElementById("prompt"), parts.prompt);
@@ -178,7 +180,7 @@ export function renderTable() {
   const opened = setHTML(layer, reviewing ? reviewHTML(table, app.review, ctx) : entry ? sheetHTML(table, entry) : html``);
   if (opened) restoreSheet(layer, kept);
   if (opened && entry && !layer.contains(document.activeElement)) {
-    const primary = layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn");
+    const primary = /** @type {HTMLElement | null} */ (layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn"));
     if (primary) primary.focus({ preventScroll: true });
   }
   updateTimers();
@@ -214,15 +216,16 @@ function focusTurn() {
   const active = document.activeElement;
   const idle = !active || active === document.body || active.closest("#hand, #prompt, #centre, #seats");
   if (!idle || document.querySelector(".overlay")) return;
-  const target =
+  const target = /** @type {HTMLElement | null} */ (
     document.querySelector("#prompt .btn.primary:not([disabled])") ||
-    document.querySelector('#hand .card[tabindex="0"]');
+    document.querySelector('#hand .card[tabindex="0"]')
+  );
   if (target) target.focus({ preventScroll: true });
 }
 
 /** Overlap the cards of my hand so that they fit on one row when they can. */
 export function layoutHand() {
-  const row = document.querySelector("#hand .hand-cards");
+  const row = /** @type {HTMLElement | null} */ (document.querySelector("#hand .hand-cards"));
   if (!row) return;
   const cards = row.querySelectorAll(".card");
   if (!cards.length) return;
@@ -259,7 +262,7 @@ export function renderAll() {
 }
 
 export function updateTimers() {
-  for (const el of document.querySelectorAll(".timer[data-deadline]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".timer[data-deadline]"))) {
     const left = Math.max(0, Math.round((Number(el.dataset.deadline) - Date.now()) / 1000));
     el.textContent = `${left}s`;
     el.classList.toggle("low", left <= 10);

@@ -1,3 +1,4 @@
+// @ts-check
 // "Review this deal": the server's AI judges every decision of the deal just played
 // (PROTOCOL.md, review_deal / review_progress / deal_review). This module holds the
 // review's state and draws it: a progress bar while the server analyses, then the deal
@@ -10,7 +11,8 @@
 import { html } from "./dom.js";
 import { contractLabel, num, t } from "./i18n.js";
 import { cardName } from "./cards.js";
-import { cardHTML, seatLabel } from "./table.js";
+import { cardHTML } from "./cardview.js";
+import { seatLabel } from "./seats.js";
 
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const GRAPH = { width: 640, height: 160, pad: 12 };

@@ -1,3 +1,4 @@
+// @ts-check
 // The "Full rules" page in English (the seed page, verbatim), Dutch and French
 // (faithful translations), followed by the table's exact rulings (docs/RULES.md, R1-R20).
 

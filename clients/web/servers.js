@@ -1,3 +1,4 @@
+// @ts-check
 // Which server this page talks to. Its own origin, always; another server only when
 // the operator lists it (<meta name="cardavia-servers" content="wss://a/ wss://b/">)
 // or the player agrees to the one a `?server=` link names. A seat token is sent only

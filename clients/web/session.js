@@ -1,3 +1,4 @@
+// @ts-check
 // Where the seat (or the table watched) is remembered: this tab's sessionStorage and
 // the browser's localStorage; a heartbeat tells other tabs this one is playing it.
 

@@ -1,10 +1,11 @@
+// @ts-check
 // The score sheet at the end of a deal (docs/RECORD.md's sheet, as the server scored it):
 // contract, bouts, points against the target, each bonus and its side, each seat's
 // score and the running totals.
 
 import { fill, html } from "./dom.js";
 import { contractLabel, num, t } from "./i18n.js";
-import { seatLabel } from "./table.js";
+import { seatLabel } from "./seats.js";
 
 function row(label, value, field) {
   return html`<tr><th scope="row">${label}</th><td data-field="${field}">${value}</td></tr>`;

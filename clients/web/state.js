@@ -1,3 +1,4 @@
+// @ts-check
 // The client's state, shared by its modules: settings, the connection, the table
 // picture, the event queue and what the player is choosing right now.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Every string of the interface in English, by key (i18n.js chooses the language).
 
 export default {

@@ -1,3 +1,4 @@
+// @ts-check
 // Every string of the interface in French, by key (i18n.js chooses the language).
 // A key missing here falls back to English (tests/browser/test_translations.py finds none).
 

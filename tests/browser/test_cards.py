@@ -33,9 +33,9 @@ NAMES = {
     ("en", "french"): {"KH": "King of Hearts", "QS": "Queen of Spades", "NC": "Knight of Clubs"},
 }
 
-# Every card drawn by the page's own modules, as the hand draws them (table.js).
+# Every card drawn by the page's own modules, as the hand draws them (cardview.js).
 RENDER = """async ([codes, lang, face]) => {
-    const view = await import('./table.js');
+    const view = await import('./cardview.js');
     const ctx = {lang, face};
     const cards = codes.map(code => view.cardHTML(code, ctx, {button: true}).text).join('');
     document.querySelector('#view-table').innerHTML =

@@ -171,7 +171,7 @@ async def test_leaving_a_game_under_way_and_announcing_a_chelem_ask_first(
     assert "−200" in await player.text("#prompt")
     await player.page.click("#prompt [data-action=chelem-back]")
     await player.page.click("#prompt [data-action=chelem][data-arg=no]")
-    await player.page.wait_for_function("() => window.cardavia.app.table.deal.chelemDecided")
+    await player.page.wait_for_function("() => window.cardavia.app.table.deal.phase === 'play'")
     assert player.events("chelem")[-1]["announced"] is False
     assert player.errors == []
 

@@ -1,0 +1,81 @@
+// @ts-check
+// The four seats around the felt: names, badges, bids, card backs, who is to act.
+
+import { backSVG } from "./cards.js";
+import { isFresh } from "./cardview.js";
+import { html } from "./dom.js";
+import { position } from "./game.js";
+import { contractLabel, t } from "./i18n.js";
+
+/** @typedef {import("./dom.js").Html} Html */
+
+export function seatName(table, seat) {
+  const info = table.summary.seats[seat];
+  if (!info || info.occupant === "empty") return t("seat.free");
+  if (info.occupant === "ai") return t("seat.ai", { n: seat + 1 });
+  // The server names a nameless player "Player N": say it in the player's language.
+  if (!info.name || info.name === `Player ${seat + 1}`) return t("seat.player", { n: seat + 1 });
+  return info.name;
+}
+
+export function seatLabel(table, seat) {
+  const name = seatName(table, seat);
+  return seat === table.seat ? t("seat.you", { name }) : name;
+}
+
+function lastBid(deal, seat) {
+  if (!deal) return null;
+  const bid = deal.bids.filter((b) => b.seat === seat).pop();
+  return bid ? bid.contract : null;
+}
+
+export function seatHTML(table, seat, ctx) {
+  const d = table.deal;
+  const info = table.summary.seats[seat];
+  const pos = position(seat, table.seat);
+  const name = seatName(table, seat);
+  const me = seat === table.seat;
+  const badges = [];
+  if (d && d.dealer === seat) badges.push(html`<span class="badge dealer" title="${t("seat.dealer")}">${t("seat.dealerShort")}</span>`);
+  if (d && d.taker === seat) badges.push(html`<span class="badge taker"><span class="role">${t("seat.taker")} · </span>${contractLabel(d.contract)}</span>`);
+  if (info.occupant === "human" && !info.connected) badges.push(html`<span class="badge away">${t("seat.away")}</span>`);
+  const active = d && d.toAct === seat && d.phase !== "done";
+  const bid = d && d.phase === "bidding" && d.taker === null ? lastBid(d, seat) : null;
+  /** @type {Html | string} */
+  let bubble = "";
+  if (bid) {
+    const fresh = isFresh(ctx, `bid-${d.number}-${d.dealer}-${seat}-${bid}`);
+    bubble = html`<div class="bubble${bid === "pass" ? " pass" : ""}${fresh ? " enter" : ""}">${contractLabel(bid)}</div>`;
+  }
+  const size = d ? d.handSizes[seat] : 0;
+  const backs =
+    !me && d && size > 0
+      ? html`<div class="backs" title="${t("seat.cards", { n: size })}">${Array.from({ length: Math.min(size, 24) }, () => html`<span class="back" aria-hidden="true">${backSVG()}</span>`)}<span class="count">${size}</span></div>`
+      : "";
+  const tricks = (d && d.phase === "play") || (d && d.tricks.length) ? html`<span class="won" title="${t("info.tricksWon")}">${t("seat.tricks", { n: d.tricksWon[seat] })}</span>` : "";
+  const thinking = active && !me ? html`<span class="thinking" aria-hidden="true"><i></i><i></i><i></i></span>` : "";
+  const timer = active && table.deadline ? html`<span class="timer" data-deadline="${table.deadline}"></span>` : "";
+  const label = [name, me ? t("seat.youShort") : "", active ? t("seat.toPlay") : ""].filter(Boolean).join(", ");
+  const empty = info.occupant === "empty";
+  const cls = `seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}${empty ? " empty" : ""}`;
+  const you = me ? html` <em>(${t("seat.youShort")})</em>` : "";
+  return html`<div class="${cls}" data-seat="${seat}" aria-label="${label}"><div class="plate">${avatarHTML(info, name, seat)}<span class="who"><span class="name">${name}${you}</span><span class="badges">${badges}${tricks}${timer}</span></span>${thinking}</div>${bubble}${backs}</div>`;
+}
+
+const EMBLEMS = ["S", "H", "D", "C"];
+
+/** A player's initial; an AI seat gets a suit emblem of its own. */
+function avatarHTML(info, name, seat) {
+  if (info.occupant === "empty") return html`<span class="avatar empty" aria-hidden="true">+</span>`;
+  if (info.occupant === "ai") {
+    return html`<span class="avatar ai" aria-hidden="true"><svg viewBox="0 0 100 100"><use href="#sym-marseille-${EMBLEMS[seat]}"/></svg></span>`;
+  }
+  return html`<span class="avatar" aria-hidden="true">${(name || "?").trim().charAt(0).toUpperCase()}</span>`;
+}
+
+export function toActText(table, d) {
+  if (d.toAct === null || d.toAct === undefined) return "";
+  const phase = t(`phase.${d.phase}`);
+  if (d.toAct === table.seat) return `${phase} · ${t("turn.yours")}`;
+  return `${phase} · ${t("turn.other", { name: seatName(table, d.toAct) })}`;
+}
