@@ -55,7 +55,8 @@ async def seated(url: str, deals: int) -> tuple[WireClient, str]:
 
 
 class Deals:
-    """What the player saw: every deal dealt (cancelled ones too) and every sheet."""
+    """What the player saw: every deal dealt (cancelled ones too) and the played deals' sheets
+    (a table's series has no cancelled deal: a petit sec or four passes, rare at random)."""
 
     def __init__(self) -> None:
         self.dealt = 0
@@ -66,7 +67,8 @@ class Deals:
         if is_event("deal_started")(message):
             self.dealt += 1
         if is_event("score")(message):
-            self.sheets.append(message["event"]["sheet"])
+            if message["event"]["sheet"]["status"] == "played":
+                self.sheets.append(message["event"]["sheet"])
             self.totals = message["event"]["totals"]
         return False
 

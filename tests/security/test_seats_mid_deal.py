@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from ..deal_seeds import petit_sec_first
 from ..server.wire import WireClient, is_event, play_until
 from .conftest import Start, ws_url
 
@@ -22,7 +25,9 @@ async def started_against_ai(url: str) -> tuple[WireClient, str]:
     table_id = created["table"]["table_id"]
     await human.request({"type": "join", "table_id": table_id, "seat": 0}, "joined")
     await human.send({"type": "start"})
-    await human.until(lambda m: m["type"] == "your_turn" or is_event("deal_started")(m))
+    # A turn, not the deal's start: a petit sec is over as it is dealt, and its seats are
+    # free until it is dealt again.
+    await human.until(is_event("turn"))
     return human, table_id
 
 
@@ -34,7 +39,10 @@ def hands_seen(client: WireClient) -> list[list[str]]:
     ]
 
 
-async def test_a_newcomer_cannot_take_an_ai_seat_mid_deal_nor_read_its_hand(node: Start) -> None:
+async def test_a_newcomer_cannot_take_an_ai_seat_mid_deal_nor_read_its_hand(
+    node: Start, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    petit_sec_first(monkeypatch, "seats")  # mid-deal is then the deal dealt after it
     app = await node(next_deal_seconds=30)
     human, table_id = await started_against_ai(ws_url(app))
     spy = await WireClient.open(ws_url(app))
@@ -49,8 +57,9 @@ async def test_a_newcomer_cannot_take_an_ai_seat_mid_deal_nor_read_its_hand(node
     await spy.request({"type": "watch", "table_id": table_id}, "watching")
     snapshot = await spy.until(lambda m: m["type"] == "snapshot")
     assert snapshot["view"]["hand"] == []
-    # Between deals the AI's seats are free again.
-    await play_until(human, is_event("score"), random.Random(5), timeout=60)
+    # Between deals the AI's seats are free again (not after a deal passed out or a petit
+    # sec: it is dealt again at once, and its score comes first).
+    await play_until(human, is_event("between_deals"), random.Random(5), timeout=60)
     await spy.request({"type": "leave"}, "left")
     joined = await spy.request({"type": "join", "table_id": table_id, "seat": 2}, "joined")
     assert joined["seat"] == 2

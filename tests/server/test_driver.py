@@ -12,6 +12,7 @@ import pytest
 from server.app import App
 from server.bots import BotRunner
 
+from ..deal_seeds import petit_sec_first
 from .test_tables import create
 from .wire import Message, WireClient, is_event, play_until
 
@@ -35,20 +36,28 @@ async def test_a_failing_driver_is_retried_then_reported_to_the_players(
     await client.until(is_event("bid"), timeout=15)
 
 
+# The pace is the node's (its BotRunner), whatever the store: one store is enough for a
+# deal of 54 strong decisions (12-40 s per store on a loaded machine).
+@pytest.mark.parametrize("app", ["memory"], indirect=True)
 async def test_the_strong_ai_takes_as_long_over_a_forced_card_as_over_a_choice(
-    url: str,
+    app: App, url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    petit_sec_first(monkeypatch, "driver")  # scored before any card is played
     client = await WireClient.open(url)
     table_id = await create(client, deals=1, ai_level="strong")
     await client.request({"type": "join", "table_id": table_id, "seat": 0}, "joined")
+    pooled = app.node.bots.pooled
     await client.send({"type": "start"})
     arrivals: list[tuple[float, Message]] = []
 
     def record(message: Message) -> bool:
         arrivals.append((time.perf_counter(), message))
-        return is_event("score")(message)
+        # A deal passed out (or a petit sec) is scored too, without a card: wait for a played one.
+        return is_event("score")(message) and message["event"]["sheet"]["status"] == "played"
 
     await play_until(client, record, random.Random(1), timeout=120)
+    # strong decides in the worker processes: three seats, 3 bids and 3 x 18 cards at least.
+    assert app.node.bots.pooled - pooled >= 3 + 54
     plays = []  # the time before each AI card
     for (before, _), (at, message) in itertools.pairwise(arrivals):
         if is_event("card")(message) and message["event"]["seat"] != 0:
