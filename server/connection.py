@@ -355,7 +355,7 @@ class Connection:
         runtime, seat = self._seated()
         start = time.perf_counter()
         engine_action = action_of(action, seat)
-        await runtime.transact(lambda d, s: tr.act(d, s, engine_action, now_ms()))
+        await runtime.transact(lambda d, s: tr.act(d, s, engine_action, now_ms()), asker=self)
         self.node.metrics.actions.inc()
         self.node.metrics.action_latency.observe(time.perf_counter() - start)
 

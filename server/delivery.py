@@ -20,7 +20,8 @@ Its answers are lists of ``Out`` values for the runtime to carry out.
 - ``your_turn`` (``SendTurn``) goes to the seat to act exactly once per turn
   and connection, and only once the follower has every event before the turn
   (its cursor is at or past the turn's event): never ahead of the events that
-  led to it, never lost behind a replay.
+  led to it, never lost behind a replay. Once more only when the connection's
+  answer is known not to have been applied (``ask_again``).
 """
 
 from __future__ import annotations
@@ -205,6 +206,15 @@ class Delivery(Generic[K]):
         return self._turns()
 
     # ------------------------------------------------------------ turns
+
+    def ask_again(self, key: K) -> list[Out[K]]:
+        """The follower's answer to its turn is known not to have been applied (it met
+        ``outcome_unknown``): the turn is asked again, on this connection only."""
+        feed = self.feeds.get(key)
+        if feed is None:
+            return []
+        feed.turn_sent = None
+        return self._turns()
 
     def _turns(self) -> list[Out[K]]:
         turn = self.turn

@@ -205,20 +205,25 @@ class RedisStore:
         Asked again with a short back-off for ``3 x op_timeout``; a store silent for
         all of it, or one that cannot tell, raises ``OutcomeUnknown``.
         """
-        script_keys = [keys.state(table_id), keys.fence(table_id, commit)]
-        args: list[Any] = [commit, FENCE_TTL_MS, version]
         deadline = time.monotonic() + 3 * self.op_timeout
         while True:
             try:
-                found = await self.call(lambda: self._resolve_script(keys=script_keys, args=args))
+                return await self._resolve_once(table_id, commit, version)
             except StoreUnavailable as e:
                 if time.monotonic() > deadline:
                     raise OutcomeUnknown(f"redis stayed silent: {e}") from e
                 await asyncio.sleep(0.1)
-                continue
-            if int(found) < 0:
-                raise OutcomeUnknown(f"table {table_id} no longer shows its recent commits")
-            return bool(found)
+
+    async def settle(self, table: TableData) -> bool:
+        return await self._resolve_once(table.table_id, table.commit, table.version)
+
+    async def _resolve_once(self, table_id: str, commit: str, version: int) -> bool:
+        script_keys = [keys.state(table_id), keys.fence(table_id, commit)]
+        args: list[Any] = [commit, FENCE_TTL_MS, version]
+        found = await self.call(lambda: self._resolve_script(keys=script_keys, args=args))
+        if int(found) < 0:
+            raise OutcomeUnknown(f"table {table_id} no longer shows its recent commits")
+        return bool(found)
 
     def _ttl(self, table: TableData) -> int:
         return self.finished_ttl_ms if table.status == "finished" else self.idle_ttl_ms

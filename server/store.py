@@ -34,7 +34,8 @@ class StoreUnavailable(StoreError):
 
 
 class OutcomeUnknown(StoreError):
-    """A write's reply was lost and the store stayed silent: it may or may not have landed."""
+    """A write's reply was lost and the store stayed silent: it may or may not have landed
+    (``TableStore.settle`` tells, once the store answers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,12 @@ class TableStore(Protocol):
         Raises ``StaleVersion`` if the stored version is not ``table.version - 1``,
         or was not made by the commit ``table.parent`` (when it names one).
         """
+        ...
+
+    async def settle(self, table: TableData) -> bool:
+        """Whether the commit of ``table``, which met ``OutcomeUnknown``, landed; from this
+        answer on it can never land. Raises ``StoreUnavailable`` while the store is silent,
+        ``OutcomeUnknown`` when it can no longer tell."""
         ...
 
     async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
@@ -149,6 +156,10 @@ class MemoryStore:
         update = Update(table, events)
         for listener in list(self._listeners.get(table.table_id, ())):
             listener(update)
+
+    async def settle(self, table: TableData) -> bool:
+        current = self._tables.get(table.table_id)  # never silent: asked only for the protocol
+        return current is not None and current.commit_at(table.version) == table.commit
 
     async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
         log = self._events.get(table_id, [])

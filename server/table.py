@@ -25,13 +25,14 @@ from protocol import Codec
 from protocol import models as m
 from protocol.convert import legal_model, view_model
 
+from . import recovery
 from . import transitions as tr
 from .clock import now_ms
 from .commits import committed_update, followed_state
 from .delivery import Delivery, Out, SendEvent, SendSnapshot, SendTurn, Turn
 from .driver import Driver
 from .refusals import TableError, unavailable
-from .store import StaleVersion, StoreError, Update
+from .store import OutcomeUnknown, StaleVersion, StoreError, Update
 from .tabledata import StoredEvent, TableData, deal_state
 
 if TYPE_CHECKING:
@@ -95,8 +96,12 @@ class TableRuntime:
 
     # ------------------------------------------------------------ changes
 
-    async def transact(self, build: Build) -> tr.Change:
-        """Build a change from the current data and commit it (check-and-set)."""
+    async def transact(self, build: Build, asker: Subscriber | None = None) -> tr.Change:
+        """Build a change from the current data and commit it (check-and-set).
+
+        ``asker``: the follower whose action this is, asked for its turn again if the
+        change met ``outcome_unknown`` and turns out not to have been applied.
+        """
         async with self._lock:
             for _ in range(5):
                 data, state = self.data, self.state
@@ -111,6 +116,8 @@ class TableRuntime:
                     await self.reload(data.version)
                     continue
                 except StoreError as e:
+                    if isinstance(e, OutcomeUnknown):
+                        self._spawn(self._settle(update.table, asker, self.delivery.turn))
                     raise unavailable(e) from e
                 finally:
                     self._own = ("", None)
@@ -224,6 +231,18 @@ class TableRuntime:
                 continue
             self.send_snapshot(sub)
 
+    async def _settle(self, table: TableData, asker: Subscriber | None, turn: Turn | None) -> None:
+        """After ``outcome_unknown``: the events follow, or ``asker`` is asked again."""
+        landed = await recovery.landed(self.node.store, table)
+        if not await recovery.read_again(self._reload_now):
+            return
+        if not landed and asker is not None and self.delivery.turn == turn:
+            self._carry(self.delivery.ask_again(asker))
+
+    async def _reload_now(self) -> None:
+        async with self._lock:  # a load older than a commit made meanwhile is no news
+            await self.reload()
+
     async def _mark(self, version: int) -> None:
         """Commit the table unchanged (a new version), unless it moved on from ``version``."""
         try:
@@ -249,7 +268,7 @@ class TableRuntime:
             elif isinstance(out, SendSnapshot):
                 out.key.send_frame(out.key.codec.encode(self.snapshot(out.key.seat)))
             else:
-                self._spawn(self._fetch(out.after))
+                self._spawn(self._fetch())  # from ``delivered``, which ``out.after`` is
 
     def _event_frame(self, codec: Codec, event: StoredEvent, visible: bool) -> str | bytes:
         body = event.event if visible else {"kind": "hidden"}
@@ -268,14 +287,12 @@ class TableRuntime:
         )
         sub.send_frame(sub.codec.encode(message))
 
-    async def _fetch(self, after: int) -> None:
+    async def _fetch(self) -> None:
         """Fetch events missed between two updates (another node's, out of order)."""
-        try:
-            events = await self.node.store.events_since(self.table_id, after)
-        except StoreError as e:
-            log.warning("catch-up failed for table %s: %s", self.table_id, e)
-            self.delivery.fetching = False
-            return
+        delivery = self.delivery  # a retry reads from what was delivered meanwhile
+        events = await recovery.events_since(
+            self.node.store, self.table_id, lambda: delivery.delivered
+        )
         self._carry(self.delivery.fetched(events, self.data.seq))
 
     def snapshot(self, seat: int | None) -> m.Snapshot:
