@@ -36,8 +36,15 @@ R = TypeVar("R")
 
 
 def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
-    """One decision (also the function the worker processes run)."""
+    """One decision."""
     return make_bot(level).choose(seat_view, random.Random(seed))
+
+
+def timed_decide(level: str, seat_view: engine.View, seed: str) -> tuple[engine.Action, float]:
+    """One decision and the seconds it took to think (the function the workers run)."""
+    start = time.perf_counter()
+    action = decide(level, seat_view, seed)
+    return action, time.perf_counter() - start
 
 
 def _start_worker(node_pid: int, niceness: int = 0) -> None:
@@ -118,22 +125,31 @@ class BotRunner:
         return max(slowest, _budget_seconds(level, phase))
 
     async def decide(self, level: str, seat_view: engine.View, seed: str) -> engine.Action:
+        return (await self.think(level, seat_view, seed))[0]
+
+    async def think(
+        self, level: str, seat_view: engine.View, seed: str
+    ) -> tuple[engine.Action, float]:
+        """A decision, and the seconds the bot thought: what ``pace`` is given. Not the
+        wait for a worker (the pool's start, other tables' decisions queued before it):
+        counted, one slow start paced every later move of the node's tables to it (a
+        worker started under load took long enough that tables looked stuck)."""
         start = time.perf_counter()
         try:
             if level in INLINE_LEVELS:
-                return decide(level, seat_view, seed)
+                return timed_decide(level, seat_view, seed)
             self.pooled += 1
             loop = asyncio.get_running_loop()
             pool = self._ensure_pool()
             try:
-                return await loop.run_in_executor(pool, decide, level, seat_view, seed)
+                return await loop.run_in_executor(pool, timed_decide, level, seat_view, seed)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): that pool takes no more work.
                 # A new one does, so the tables' AI goes on; the decision is made again.
                 log.warning("a bot worker died: starting new workers")
                 self._replace(pool)
                 return await loop.run_in_executor(
-                    self._ensure_pool(), decide, level, seat_view, seed
+                    self._ensure_pool(), timed_decide, level, seat_view, seed
                 )
         finally:
             self.decisions += 1

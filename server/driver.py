@@ -158,15 +158,15 @@ class Driver:
         A forced move (one legal card) is found at once, a real choice takes the
         bot its whole budget: a watcher timing the moves would learn when it was
         forced (a singleton, a void). Every decision of a pooled level takes at
-        least the longest any of its decisions of that kind took so far.
+        least the longest any of its decisions of that kind thought so far.
         """
         runtime = self.runtime
         level = runtime.data.options.ai_level
         start = time.perf_counter()
-        action = await runtime.node.bots.decide(level, engine.view(state, seat), seed)
+        action, thought = await runtime.node.bots.think(level, engine.view(state, seat), seed)
         took = time.perf_counter() - start
         runtime.node.metrics.ai_seconds.observe(took)
-        floor = runtime.node.bots.pace(level, state.phase.value, took)
+        floor = runtime.node.bots.pace(level, state.phase.value, thought)
         if floor > took:
             await asyncio.sleep(floor - took)
         return action

@@ -9,8 +9,15 @@ import time
 
 import pytest
 
+import engine
+from protocol import models as m
 from server.app import App
 from server.bots import BotRunner
+from server.node import Node
+from server.settings import Settings
+from server.store import MemoryStore
+from server.table import TableRuntime
+from server.tabledata import TableData
 
 from ..deal_seeds import petit_sec_first
 from .test_tables import create
@@ -23,7 +30,7 @@ async def test_a_failing_driver_is_retried_then_reported_to_the_players(
     async def broken(self: BotRunner, *args: object) -> None:
         raise RuntimeError("injected: the bot workers cannot start")
 
-    monkeypatch.setattr(BotRunner, "decide", broken)
+    monkeypatch.setattr(BotRunner, "think", broken)
     client = await WireClient.open(url)
     table_id = await create(client, deals=1, ai_level="expert")
     await client.request({"type": "join", "table_id": table_id, "seat": 3}, "joined")
@@ -65,3 +72,22 @@ async def test_the_strong_ai_takes_as_long_over_a_forced_card_as_over_a_choice(
     # 18 cards each: the last trick's cards are forced (one card left), as are others.
     forced, chosen = plays[-3:], plays[:-6]
     assert min(forced) >= 0.6 * statistics.median(chosen), (forced, statistics.median(chosen))
+
+
+async def test_the_ais_pace_counts_its_thinking_not_the_start_of_its_worker() -> None:
+    """The first pooled decision waits for the worker to start (0.3 s here, seconds on a
+    loaded machine); taken for thinking, it paced every later move of the node's tables to
+    it, and a worker started under load made tables look stuck (tarot soak)."""
+    data = TableData(table_id="t1", options=m.TableOptions(ai_level="expert"), created_ms=1)
+    runtime = TableRuntime(Node(Settings(), MemoryStore()), data)
+    state = engine.new_deal(0, bytes(16))
+    try:
+        start = time.perf_counter()
+        await runtime.driver._decide(state, state.to_act, "s1")  # starts the worker
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        await runtime.driver._decide(state, state.to_act, "s2")
+        second = time.perf_counter() - start
+        assert second < first / 3, (first, second)
+    finally:
+        runtime.node.bots.close()
