@@ -68,6 +68,13 @@ class RedisServer:
         wait_until(lambda: redis_answers(self.port), f"redis on port {self.port}")
         return self
 
+    def kill(self) -> None:
+        """kill -9: Redis keeps only what its append-only file already holds."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
     def stop(self) -> None:
         """SIGTERM: Redis writes its append-only file and exits."""
         if self.process is not None and self.process.poll() is None:

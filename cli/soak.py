@@ -3,10 +3,11 @@ schedule, then the checks (docs: README, "Soak").
 
 The faults, in turn, one every ``--fault-every`` seconds: ``kill -9`` of a node
 (restarted at once under a new id), SIGTERM of a node (it drains; restarted),
-Redis ``DEBUG SLEEP`` past the nodes' store time-out, and Redis stopped and
-restarted on its append-only file. When the time is up no fault is injected,
-the tables play to their end (``--drain-seconds`` at most), the nodes stop,
-and every count is printed; the exit status is 1 when any count is bad.
+Redis ``DEBUG SLEEP`` past the nodes' store time-out, and Redis stopped (SIGTERM)
+or killed (``kill -9``) and restarted on its append-only file. When the time is
+up no fault is injected, the tables play to their end (``--drain-seconds`` at
+most), the nodes stop, and every count is printed; the exit status is 1 when
+any count is bad.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import signal
@@ -32,7 +34,7 @@ from engine import load_record, score
 from .local_servers import Node, RedisServer, alive, descendants, kill_all
 from .soak_seat import Counts, Seat, TableLog
 
-FAULTS = ("kill_node", "sigterm_node", "redis_sleep", "redis_restart")
+FAULTS = ("kill_node", "sigterm_node", "redis_sleep", "redis_restart", "redis_kill")
 STORE_TIMEOUT = 1.0  # the nodes' --redis-timeout: DEBUG SLEEP lasts longer
 BAD = (  # the counts that must be 0
     *("lost", "applied_twice", "duplicated", "out_of_order", "older_snapshots", "stuck"),
@@ -113,8 +115,9 @@ async def inject(cluster: Cluster, fault: str, rng: random.Random) -> None:
         await asyncio.to_thread(
             subprocess.run, [*command, str(2.5 * STORE_TIMEOUT)], capture_output=True, timeout=30
         )
-    elif fault == "redis_restart":
-        await asyncio.to_thread(cluster.redis.stop)
+    elif fault in ("redis_restart", "redis_kill"):
+        stop = cluster.redis.stop if fault == "redis_restart" else cluster.redis.kill
+        await asyncio.to_thread(stop)
         await asyncio.sleep(0.5)
         await asyncio.to_thread(cluster.redis.start)
 
@@ -186,10 +189,15 @@ class Run:
 
 
 async def faults(cluster: Cluster, run: Run, args: argparse.Namespace, until: float) -> None:
-    """Every kind once in turn, then in a shuffled order, each round."""
+    """Every kind once in turn, then in a shuffled order, each round; one every
+    ``fault_every`` seconds from the start, however long each took."""
     schedule = list(FAULTS)
-    while time.monotonic() + args.fault_every < until:
-        await asyncio.sleep(args.fault_every)
+    started = time.monotonic()
+    for n in itertools.count(1):
+        at = started + n * args.fault_every
+        if at >= until:
+            return
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
         if not schedule:
             schedule = run.rng.sample(FAULTS, len(FAULTS))
         fault = schedule.pop(0)
@@ -254,13 +262,13 @@ def figures(
         "lost": sum(log.conflicts for log in logs),
         "applied_twice": sum(log.applied_twice() for log in logs),
         **counts,
-        "stuck": sum(not log.over and not log.lost for log in logs),
+        "stuck": sum(log.stuck() for log in logs),
         "deals_rescored": rescored,
         "rescore_mismatches": mismatches,
         "deals_not_stored": len(sheets - stored),
         "helpers_watched": len(cluster.helpers),  # bot workers and resource trackers
         "orphans": len(orphans),
-        "stuck_tables": [log.where() for log in logs if not log.over and not log.lost],
+        "stuck_tables": [log.where() for log in logs if log.stuck()],
         "seat_failures": [repr(e) for e in failed],
     }
 

@@ -61,6 +61,11 @@ class TableLog:
     lost: bool = False
     seats: list[Seat] = field(default_factory=list)
 
+    def stuck(self) -> bool:
+        """Not over (nor lost) when the time was up, or a seat still waiting for its end:
+        a connection that was never sent the last events is stuck as well."""
+        return (not self.over and not self.lost) or not all(s.done for s in self.seats)
+
     def where(self) -> dict[str, Any]:
         """Where a table stands (for one that is stuck): its last event, each seat's view."""
         last = max(self.events, default=0)
@@ -125,11 +130,12 @@ class Seat:
         self.sent: Message | None = None  # the action in flight (until its event comes)
         self.turn: Message | None = None  # a your_turn not yet reached by the events
         self.turns = 0
+        self.done = False  # its connection saw the table end (or be lost)
         log.seats.append(self)
 
     def where(self) -> dict[str, Any]:
-        sent, turns = self.sent, self.turns
-        return {"seat": self.seat, "last_seq": self.last_seq, "turns": turns, "sent": sent}
+        where = {"seat": self.seat, "last_seq": self.last_seq, "turns": self.turns}
+        return {**where, "sent": self.sent, "done": self.done}
 
     async def open(self, url: str) -> ClientConnection:
         sub = ["tarot.v1.json"]
@@ -148,6 +154,7 @@ class Seat:
         while True:
             try:
                 await self.consume(ws)
+                self.done = True
                 return
             except (ConnectionClosed, OSError, InvalidHandshake, TimeoutError):
                 pass

@@ -1,6 +1,7 @@
 """A short ``tarot soak``: two real nodes on a Redis of its own, bots at a few tables, each
-kind of fault once (kill -9 and SIGTERM of a node, Redis DEBUG SLEEP, Redis restarted
-on its AOF), a fixed seed; every count it checks must be clean (issue 13, "Tests")."""
+kind of fault once (kill -9 and SIGTERM of a node, Redis DEBUG SLEEP, Redis stopped and
+killed, restarted on its AOF each time), a fixed seed; every count it checks must be
+clean (issue 13, "Tests")."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_a_short_soak_with_every_fault_loses_repeats_and_freezes_nothing(tmp_pat
     assert result["bad"] == [], result
     assert soak.returncode == 0, err[-2000:]
     assert result["faults"] == dict.fromkeys(
-        ("kill_node", "sigterm_node", "redis_sleep", "redis_restart"), 1
+        ("kill_node", "sigterm_node", "redis_sleep", "redis_restart", "redis_kill"), 1
     )
     # It did play through the faults: actions, finished deals re-scored, resumes, retries.
     assert result["actions_acknowledged"] > 300, result
