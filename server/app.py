@@ -94,6 +94,8 @@ class App:
         node = Node(settings, store)
         node.archive = archive
         node.accounts = archive.accounts() if archive is not None else None
+        if settings.redis_url is not None:
+            _share_review_limits(node)
         if archive is not None and archive.engine is not None:
             from .history import KeptReviews
 
@@ -269,6 +271,16 @@ class App:
         await self.node.store.close()
         if self.node.archive is not None:
             await self.node.archive.close()
+
+
+def _share_review_limits(node: Node) -> None:
+    """With Redis, a player's reviews are counted there: the same bound on every node."""
+    from .redis_store import RedisStore
+    from .review_limits_shared import SharedPlayerLimits
+
+    if isinstance(node.store, RedisStore):
+        limits = node.reviews.limits
+        node.reviews.limits = SharedPlayerLimits(node.store, limits.per_window)
 
 
 async def run_server(settings: Settings) -> None:

@@ -12,6 +12,8 @@ slot of its own name, which is fine: it is written once per table.
     {table:ID}:updates  sharded pub/sub channel: each committed change (see redis_store)
     {table:ID}:followers  hash: store id of each node following the table -> until (ms)
     lobby:tables        sorted set: table ids scored by creation time (ms)
+    {reviews:PLAYER}:started  sorted set: the player's deal reviews of the window (ms)
+    {reviews:PLAYER}:running  string: set while one of its reviews is analysed (PX ttl)
 """
 
 from __future__ import annotations
@@ -57,3 +59,12 @@ def followers(table_id: str) -> str:
 def table_of_channel(channel: str) -> str:
     """The table id in an updates channel name (the inverse of ``updates``)."""
     return channel[len("{table:") : channel.index("}")]
+
+
+def reviews_started(player: str) -> str:
+    """A player's deal reviews started in the window (review_limits_shared)."""
+    return "{reviews:" + player + "}:started"
+
+
+def review_running(player: str) -> str:
+    return "{reviews:" + player + "}:running"

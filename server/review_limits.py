@@ -6,8 +6,8 @@ connection's: ten connections get no more than one. The player is the one
 connection comes from, after trusted proxies: what a guest cannot multiply).
 Reviews already made (in the node's cache or the history database) and
 analyses already running for someone else cost nothing and are not counted.
-The count is this node's: a player's connections to other nodes each count
-there (docs/DEPLOY.md, "Operations").
+``PlayerLimits`` counts on this node (the memory store: one node);
+``review_limits_shared`` counts in Redis for every node sharing it.
 """
 
 from __future__ import annotations
@@ -15,12 +15,38 @@ from __future__ import annotations
 import time
 from collections import Counter, deque
 from collections.abc import Callable
+from typing import Protocol
 
 from .transitions import TableRefused
 
 PER_PLAYER = 10
 WINDOW_SECONDS = 3600.0
 SWEEP_AT = 4096  # players remembered before the idle ones are forgotten
+
+
+def refused(message: str) -> TableRefused:
+    return TableRefused("review_limit", message)
+
+
+def over(per_window: int, window: float, wait: float) -> TableRefused:
+    """The refusal of a review past the window's count; the next one in ``wait`` seconds."""
+    return refused(
+        f"at most {per_window} reviews per player in {window / 60:g} min; the next in {wait:.0f} s"
+    )
+
+
+class Limits(Protocol):
+    """What ``Reviews`` asks of a player's limits (here, or shared in Redis)."""
+
+    per_window: int
+
+    async def charge(self, player: str) -> None:
+        """Count a review ``player`` starts; ``TableRefused`` (``review_limit``) if over."""
+        ...
+
+    async def done(self, player: str) -> None:
+        """The review ``player`` was charged for is over (made or failed)."""
+        ...
 
 
 class PlayerLimits:
@@ -39,27 +65,23 @@ class PlayerLimits:
         self._started: dict[str, deque[float]] = {}
         self._running: Counter[str] = Counter()
 
-    def charge(self, player: str) -> None:
+    async def charge(self, player: str) -> None:
         """Count a review ``player`` starts; ``TableRefused`` (``review_limit``) if over."""
         if not self.per_window:
             return
         now = self._clock()
         if self._running[player]:
-            raise TableRefused("review_limit", "a review is already running for you")
+            raise refused("a review is already running for you")
         started = self._recent(player, now)
         if len(started) >= self.per_window:
             wait = started[0] + self.window - now
-            raise TableRefused(
-                "review_limit",
-                f"at most {self.per_window} reviews per player in {self.window / 60:g} min;"
-                f" the next in {wait:.0f} s",
-            )
+            raise over(self.per_window, self.window, wait)
         started.append(now)
         self._running[player] += 1
         if len(self._started) > SWEEP_AT:
             self._sweep(now)
 
-    def done(self, player: str) -> None:
+    async def done(self, player: str) -> None:
         """The review ``player`` was charged for is over (made or failed)."""
         if player not in self._running:
             return  # charged with no limit

@@ -35,7 +35,8 @@ from ai.review import Settings, assemble, jobs, review_job, reviewer_of
 from protocol import models as m
 
 from .bots import BotRunner
-from .review_limits import PlayerLimits
+from .refusals import TableError
+from .review_limits import Limits, PlayerLimits
 from .table import TableRuntime
 from .transitions import TableRefused
 
@@ -57,7 +58,7 @@ class Reviews:
         self._bots = bots
         self.settings = settings
         self.reviewer = reviewer_of(settings)
-        self.limits = PlayerLimits()
+        self.limits: Limits = PlayerLimits()  # shared in Redis with the Redis store (App)
         self.kept: KeptReviews | None = None  # the history's (``App.start`` with an archive)
         self._cache: OrderedDict[Key, m.Review] = OrderedDict()
         # A deal just played, by its table and number of play: its review stays answerable
@@ -128,17 +129,26 @@ class Reviews:
         ``player`` is charged for a new analysis (``TableRefused`` if over the limit)."""
         task = self._running.get(key)
         if task is None:
-            self.limits.charge(player)
-            task = asyncio.get_running_loop().create_task(self._analyse(key, record, progress))
-            self._running[key] = task
-
-            def over(_: object) -> None:
-                self._running.pop(key, None)
-                self.limits.done(player)
-
-            task.add_done_callback(over)
+            await self.limits.charge(player)
+            task = self._running.get(key)  # started by another while the charge was made?
+            if task is not None:
+                await self.limits.done(player)
+            else:
+                task = asyncio.get_running_loop().create_task(
+                    self._charged(key, record, progress, player)
+                )
+                self._running[key] = task
+                task.add_done_callback(lambda _: self._running.pop(key, None))
         # shielded: a requester that goes away does not stop another's analysis
         return await asyncio.shield(task)
+
+    async def _charged(
+        self, key: Key, record: dict[str, object], progress: Progress, player: str
+    ) -> m.Review:
+        try:
+            return await self._analyse(key, record, progress)
+        finally:
+            await self.limits.done(player)
 
     async def _analyse(self, key: Key, record: dict[str, object], progress: Progress) -> m.Review:
         work = jobs(record, self.settings)
@@ -243,7 +253,7 @@ class ConnectionReviews:
                 if record is None:
                     record = await self._reviews.stored_record(key)
                 result = await self._reviews.review(key, record, progress, self._player())
-        except TableRefused as e:
+        except TableError as e:  # refused, or the store (shared limits) did not answer
             self._send(m.Error(code=e.code, message=e.message, re=re))
             return
         except asyncio.CancelledError:

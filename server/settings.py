@@ -67,7 +67,7 @@ class Settings:
     tables_per_connection: int = 8  # open tables one connection has created
     tables_per_address: int = 32  # ... one client address has created (on this node)
     connections_per_address: int = 64  # open WebSockets from one client address (this node)
-    reviews_per_player: int = 10  # deal reviews analysed for one player an hour (this node)
+    reviews_per_player: int = 10  # deal reviews analysed for one player an hour (all nodes)
     send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
     unload_idle_seconds: float = 60.0  # a table no local connection follows is unloaded then
     empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then

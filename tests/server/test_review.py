@@ -23,10 +23,10 @@ def quick_reviews(app: App, settings: Settings = QUICK) -> None:
     """The node's reviews at a small budget, in a worker at normal priority: the node's own
     runs at nice 19 and would wait for CPU on a busy test machine (the effect of that
     priority on the tables is what ``tarot bench review`` measures)."""
-    kept = app.node.reviews.kept
-    app.node.reviews.close()
+    old = app.node.reviews
+    old.close()
     app.node.reviews = Reviews(BotRunner(1), settings)
-    app.node.reviews.kept = kept
+    app.node.reviews.kept, app.node.reviews.limits = old.kept, old.limits
 
 
 def played(message: Message) -> bool:
