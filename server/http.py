@@ -81,7 +81,7 @@ def assets(root: Path = WEB_ROOT) -> dict[str, Path]:
     """The browser client's files by URL path (``/`` is ``index.html``): nothing else.
 
     >>> sorted(assets())[:2]
-    ['/', '/actions.js']
+    ['/', '/account.js']
     """
     found = {
         "/" + path.relative_to(root).as_posix(): path

@@ -5,6 +5,7 @@
 // error is never taken for another request's. The subprotocol and version are the
 // server's own (protocol.js, generated from its models).
 
+import { accountFor, forgetAccount } from "./account.js";
 import { PROTOCOL_VERSION, SUBPROTOCOL } from "./protocol.js";
 
 /** @typedef {import("./messages").ClientMessage} ClientMessage */
@@ -43,11 +44,7 @@ export class Connection {
     }
     this.ws = ws;
     this.welcomed = false;
-    ws.onopen = () => {
-      /** @type {ClientMessage} */
-      const hello = { type: "hello", protocol: PROTOCOL_VERSION, client: "cardavia-web/1" };
-      ws.send(JSON.stringify(hello));
-    };
+    ws.onopen = () => this.hello(ws, accountFor(this.url));
     ws.onmessage = (e) => this.receive(ws, e.data);
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -59,6 +56,13 @@ export class Connection {
     ws.onerror = () => {}; // onclose follows
   }
 
+  /** `hello`, signed in with the account's session when there is one (account.js). */
+  hello(ws, account) {
+    this.signing = account ? account.token : null;
+    const hello = { type: "hello", protocol: PROTOCOL_VERSION, client: "cardavia-web/1" };
+    ws.send(JSON.stringify(account ? { ...hello, session: account.token } : hello));
+  }
+
   receive(ws, data) {
     if (this.ws !== ws) return;
     let msg;
@@ -67,7 +71,14 @@ export class Connection {
     } catch {
       return;
     }
+    if (msg.type === "error" && !this.welcomed && this.signing) {
+      // The session was refused: a revoked one is forgotten; either way, play as a guest.
+      if (msg.code === "bad_session") forgetAccount();
+      this.hello(ws, null);
+      return;
+    }
     if (msg.type === "welcome") {
+      this.account = msg.account || null;
       this.welcomed = true;
       this.attempt = 0;
       this.handlers.onStatus("online");

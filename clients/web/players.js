@@ -1,0 +1,142 @@
+// @ts-check
+// The players page (players.html): sign up / sign in, the leaderboard, profiles with
+// their rating chart and deals, and the deal viewer. Addresses are in the hash, so
+// every view is a link: #/leaderboard/OFFSET, #/player/ID/OFFSET, #/deal/TABLE/N/STEP.
+
+import { accountFor, signIn, signOut } from "./account.js";
+import { installSprite } from "./cards.js";
+import { html, saved, setHTML } from "./dom.js";
+import { api, leaderboardView, loadProfile, PAGE, profileView } from "./history.js";
+import { errorText, getLang, LANGS, setLang, t } from "./i18n.js";
+import { Connection } from "./net.js";
+import { ownServer } from "./servers.js";
+import { steps, viewerView } from "./viewer.js";
+
+const page = { net: null, deal: null, steps: [], step: 0 };
+const face = () => saved.get("face", "marseille");
+
+function accountView() {
+  const account = accountFor(ownServer());
+  if (account) {
+    return html`<section class="panel" id="account">
+      <p id="signed-in">${t("account.signedInAs", { name: account.name })}</p>
+      <a class="btn small" href="#/player/${account.id}">${t("account.myProfile")}</a>
+      <a class="btn small" href="./">${t("account.play")}</a>
+      <button type="button" class="btn small" data-action="sign-out">${t("account.signOut")}</button>
+    </section>`;
+  }
+  return html`<section class="panel" id="account">
+    <h2>${t("account.title")}</h2>
+    <form id="account-form">
+      <label>${t("account.name")} <input name="name" autocomplete="username" maxlength="40" required></label>
+      <label>${t("account.password")} <input name="password" type="password" autocomplete="current-password" maxlength="128" required></label>
+      <button type="submit" class="btn" data-action="sign-in">${t("account.signIn")}</button>
+      <button type="submit" class="btn" data-action="sign-up">${t("account.signUp")}</button>
+    </form>
+    <p class="muted">${t("account.why")}</p>
+    <p id="account-message" role="alert"></p>
+  </section>`;
+}
+
+function header() {
+  const options = LANGS.map((l) => html`<option value="${l.code}" ${l.code === getLang() ? html`selected` : null}>${l.name}</option>`);
+  return html`<header class="players-top">
+    <a href="./" class="btn small">${t("players.back")}</a>
+    <a href="#/leaderboard/0" class="btn small">${t("players.leaderboard")}</a>
+    <label>${t("header.language")} <select id="lang-select">${options}</select></label>
+  </header>`;
+}
+
+async function route() {
+  const parts = window.location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  const main = document.getElementById("players-main");
+  document.title = `CARDAVIA · ${t("players.title")}`;
+  setHTML(document.getElementById("players-header"), header());
+  try {
+    if (parts[0] === "player" && /^\d+$/.test(parts[1] || "")) {
+      const offset = Number(parts[2] || 0);
+      const { profile, ratings, deals } = await loadProfile(parts[1], offset);
+      setHTML(main, html`${accountView()}${profileView(profile, ratings, deals, offset)}`);
+    } else if (parts[0] === "deal" && parts[1] && /^\d+$/.test(parts[2] || "")) {
+      await showDeal(main, parts[1], parts[2], Number(parts[3] || 0));
+    } else {
+      const offset = parts[0] === "leaderboard" ? Number(parts[1] || 0) : 0;
+      const board = await api(`/api/leaderboard?limit=${PAGE}&offset=${offset}`);
+      setHTML(main, html`${accountView()}${leaderboardView(board, offset)}`);
+    }
+  } catch (error) {
+    setHTML(main, html`${accountView()}<p class="panel" id="players-error" role="alert">${t("players.error", { message: error.message || error.code })}</p>`);
+  }
+}
+
+async function showDeal(main, tableId, number, step) {
+  if (!page.deal || page.deal.table_id !== tableId || String(page.deal.deal_number) !== number) {
+    page.deal = await api(`/api/deals/${encodeURIComponent(tableId)}/${number}`);
+    page.steps = steps(page.deal);
+  }
+  page.step = Math.max(0, Math.min(page.steps.length - 1, Number.isFinite(step) ? step : 0));
+  setHTML(main, viewerView(page.deal, page.steps, page.step, face()));
+}
+
+function go(delta) {
+  if (!page.deal || !window.location.hash.startsWith("#/deal/")) return;
+  const last = page.steps.length - 1;
+  const step = delta === "first" ? 0 : delta === "last" ? last : Math.max(0, Math.min(last, page.step + delta));
+  page.step = step; // at once: a key pressed before the view is drawn again goes on from here
+  window.location.hash = `#/deal/${page.deal.table_id}/${page.deal.deal_number}/${step}`;
+}
+
+const KEYS = { ArrowRight: 1, ArrowLeft: -1, Home: "first", End: "last" };
+
+function onKey(event) {
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (event.key in KEYS && page.deal && window.location.hash.startsWith("#/deal/")) {
+    event.preventDefault();
+    go(KEYS[event.key]);
+  }
+}
+
+async function onSubmit(event) {
+  event.preventDefault();
+  const form = event.target;
+  const kind = event.submitter?.dataset.action === "sign-up" ? "sign_up" : "sign_in";
+  try {
+    await signIn(page.net, kind, form.elements.name.value, form.elements.password.value);
+  } catch (error) {
+    // Said beside the form, which keeps what was typed.
+    document.getElementById("account-message").textContent = errorText(error);
+    return;
+  }
+  await route();
+}
+
+async function onClick(event) {
+  if (event.target.closest("[data-action=sign-out]")) {
+    await signOut(page.net).catch(() => {});
+    page.net.stop();
+    page.net.connect(); // a guest again, on a fresh connection
+    await route();
+  }
+}
+
+function boot() {
+  installSprite(document);
+  page.net = new Connection(ownServer(), { onMessage() {}, onStatus() {}, onReady() {} });
+  page.net.connect();
+  document.addEventListener("submit", onSubmit);
+  document.addEventListener("click", onClick);
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("change", (event) => {
+    if (event.target.id === "lang-select") {
+      setLang(event.target.value);
+      document.documentElement.lang = getLang();
+      route();
+    }
+  });
+  window.addEventListener("hashchange", route);
+  document.documentElement.lang = getLang();
+  window.cardaviaPlayers = page;
+  route();
+}
+
+boot();
