@@ -127,15 +127,16 @@ function boot() {
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
   document.addEventListener("change", (event) => {
-    if (event.target.id === "lang-select") {
-      setLang(event.target.value);
+    const select = /** @type {HTMLSelectElement} */ (event.target);
+    if (select.id === "lang-select") {
+      setLang(select.value);
       document.documentElement.lang = getLang();
       route();
     }
   });
   window.addEventListener("hashchange", route);
   document.documentElement.lang = getLang();
-  window.cardaviaPlayers = page;
+  /** @type {any} */ (window).cardaviaPlayers = page; // for tests and the console
   route();
 }
 

@@ -24,6 +24,7 @@ export function seatName(deal, seat) {
 export function steps(deal) {
   const { record, sheet } = deal;
   const first = (record.dealer + 1) % 4;
+  /** @type {any[]} */
   const out = [{ kind: "hands", hands: record.hands }];
   if (record.bids) out.push({ kind: "bids" });
   const taker = sheet.taker ?? null;
