@@ -21,7 +21,7 @@ from protocol import models as m
 from protocol.convert import action_of
 from protocol.errors import HelloRequired, UnsupportedVersion
 
-from . import account_seats
+from . import account_seats, request_keys
 from . import transitions as tr
 from .clock import now_ms
 from .node import Node
@@ -205,8 +205,8 @@ class Connection:
                 self.send(await self.signing.sign_out(re))
             case m.ListTables():
                 self.send(await self.node.lobby.page(message))
-            case m.CreateTable(options=options):
-                runtime = await self.node.lobby.create(options, self.address, self.created)
+            case m.CreateTable(options=options, key=key):
+                runtime = await self.node.lobby.create(options, self.address, self.created, key)
                 invite = runtime.data.invite
                 self.send(m.TableCreated(table=runtime.summary(), invite=invite, re=re))
             case m.Join():
@@ -274,8 +274,8 @@ class Connection:
         # Signed in, the seat is taken as the account, under its name.
         name = join.name if account is None else account.name
         change = await runtime.transact(
-            lambda d, s: account_seats.join(
-                d, s, join.seat, name, now_ms(), node, self.signing.account_id
+            lambda d, s: request_keys.join(
+                d, s, join.seat, name, now_ms(), node, self.signing.account_id, join.key
             )
         )
         await self._seated_by(runtime, change, join.id)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from protocol import models as m
 
+from . import request_keys
 from . import transitions as tr
 from .refusals import TableError, unavailable
 from .store import StoreError
@@ -138,15 +139,20 @@ class Lobby:
     # ------------------------------------------------------------ creating
 
     async def create(
-        self, options: m.TableOptions, address: str, created: set[str]
+        self, options: m.TableOptions, address: str, created: set[str], key: str | None = None
     ) -> TableRuntime:
-        """A new table for a connection (``created``: the ids it made) from ``address``.
+        """A new table for a connection (``created``: the ids it made) from ``address``;
+        with ``key``, the table it made already if it did (``request_keys``).
 
         The checks and the counts are made before the store is asked (no await in
         between): concurrent requests cannot all pass a limit that one of them fills.
         A creation in progress holds a place under a ``PENDING`` id.
         """
         settings = self.node.settings
+        if key is not None:
+            made = self.node.runtimes.get(request_keys.table_id_of_key(key))
+            if made is not None and request_keys.made_with(made.data, key):
+                return made  # answered before: that answer was lost
         if settings.max_tables:
             await self._fresh()
         self._check(created, settings.tables_per_connection, "this connection")
@@ -163,7 +169,7 @@ class Lobby:
         mine.add(place)
         self._open_count += 1
         try:
-            runtime = await self.node.create_table(options)
+            runtime = await self.node.create_table(options, key)
         except BaseException:
             self._open_count -= 1
             raise
@@ -171,8 +177,9 @@ class Lobby:
             created.discard(place)
             mine.discard(place)
         self._waiting.append(runtime.data)
-        if is_open(runtime.data):  # listed at once here, before the next read
-            at = bisect.bisect(self._keys, key_of(runtime.data))
+        at = bisect.bisect_left(self._keys, key_of(runtime.data))
+        listed = self._keys[at : at + 1] == [key_of(runtime.data)]  # made by a first try
+        if is_open(runtime.data) and not listed:  # listed at once here, before the next read
             self._keys.insert(at, key_of(runtime.data))
             self._tables.insert(at, runtime.data)
         created.add(runtime.table_id)

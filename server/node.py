@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from protocol import models as m
 
+from . import request_keys
 from . import transitions as tr
 from .bots import BotRunner
 from .clock import now_ms
@@ -23,7 +24,7 @@ from .metrics import Metrics
 from .refusals import TableError, unavailable
 from .reviews import Reviews
 from .settings import Settings
-from .store import Listener, StoreError, TableStore, Update
+from .store import Listener, StaleVersion, StoreError, TableStore, Update
 from .table import Build, TableRuntime
 from .tabledata import TableData, new_table_id, next_commits, table_of_token
 
@@ -135,18 +136,27 @@ class Node:
         await self._lease(runtime)
         return runtime
 
-    async def create_table(self, options: m.TableOptions) -> TableRuntime:
+    async def create_table(self, options: m.TableOptions, key: str | None = None) -> TableRuntime:
+        """A new table; with ``key``, the one a first try made, if it did (``request_keys``)."""
         invite = new_table_id() + new_table_id() if options.private else None
         data = TableData(
-            table_id=new_table_id(),
+            table_id=new_table_id() if key is None else request_keys.table_id_of_key(key),
             options=options,
             invite=invite,
             created_ms=now_ms(),
             next_deal_seconds=self.settings.next_deal_seconds,
             commits=next_commits([]),
+            key_hash=None if key is None else request_keys.key_hash(key),
         )
         try:
             await self.store.create(data)
+        except StaleVersion as e:  # the id is taken: by this key's first try, or refused
+            if key is None:
+                raise unavailable(e) from e
+            made = await self.runtime(data.table_id)
+            if not request_keys.made_with(made.data, key):
+                raise tr.TableRefused("bad_key", "this key is taken: choose another") from e
+            return made
         except StoreError as e:
             raise unavailable(e) from e
         self.metrics.tables_created.inc()

@@ -83,6 +83,7 @@ class TableData(Data):
     # refuses changes built on them, and a node can tell an update that does not follow
     # what it has (see ``TableRuntime.apply_update``). Empty for tables stored before.
     commits: list[str] = Field(default_factory=list)
+    key_hash: str | None = None  # of the key of the create_table that made it (request_keys)
 
     @field_validator("options", mode="before")
     @classmethod

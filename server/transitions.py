@@ -62,8 +62,10 @@ def join(
     now_ms: int,
     node: str = "",
     account_id: int | None = None,
+    token: str | None = None,
 ) -> Change:
-    """Take a free seat (an empty one, or an AI-filled one between deals). Result: the token.
+    """Take a free seat (an empty one, or an AI-filled one between deals). Result: the
+    token (a new one, or ``token``: ``request_keys`` derives it from the join's key).
 
     Mid-deal a seat's cards belong to whoever held it when the deal began: the
     AI plays a seat its player left until the deal ends, and only the seat's
@@ -84,7 +86,7 @@ def join(
         seat = free[0]
     elif seat not in free:
         raise TableRefused("table_full", f"seat {seat} of table {data.table_id} is taken")
-    token, token_hash = new_token(data.table_id)
+    token, token_hash = (token, hash_token(token)) if token else new_token(data.table_id)
     seats = data.with_seat(
         seat,
         occupant="human",

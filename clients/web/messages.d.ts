@@ -17,10 +17,12 @@ export interface ChelemAction {
   announce: boolean;
 }
 
+/** ``key``: sent again with the same key, the table made the first time is answered. */
 export interface CreateTable {
   id?: string | number | null;
   type: "create_table";
   options?: TableOptions;
+  key?: string | null;
 }
 
 export interface DiscardAction {
@@ -37,7 +39,7 @@ export interface Hello {
   session?: string | null;
 }
 
-/** Take a seat: a given one, or any free one when ``seat`` is null. */
+/** Take a seat: a given one, or any free one when ``seat`` is null. ``key``: sent again with the same key, the seat taken the first time is answered (its token the same). */
 export interface Join {
   id?: string | number | null;
   type: "join";
@@ -45,6 +47,7 @@ export interface Join {
   seat?: number | null;
   name?: string;
   invite?: string | null;
+  key?: string | null;
 }
 
 export interface Leave {

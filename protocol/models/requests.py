@@ -63,19 +63,28 @@ class ListTables(Request):
     after: str | None = Field(default=None, max_length=100)
 
 
+# An idempotency key: a random secret of the client's, one per request (server/request_keys).
+RequestKey = Annotated[str, Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
 class CreateTable(Request):
+    """``key``: sent again with the same key, the table made the first time is answered."""
+
     type: Literal["create_table"] = "create_table"
     options: TableOptions = Field(default_factory=TableOptions)
+    key: RequestKey | None = None
 
 
 class Join(Request):
-    """Take a seat: a given one, or any free one when ``seat`` is null."""
+    """Take a seat: a given one, or any free one when ``seat`` is null. ``key``: sent again
+    with the same key, the seat taken the first time is answered (its token the same)."""
 
     type: Literal["join"] = "join"
     table_id: TableId
     seat: Seat | None = None
     name: PlayerName = ""  # cleaned or refused: protocol/names.py
     invite: str | None = Field(default=None, max_length=64)
+    key: RequestKey | None = None
 
 
 class Watch(Request):
