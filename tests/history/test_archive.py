@@ -15,9 +15,9 @@ from server.history.deals import count_rows
 from .golden import NAMES, RECORDS, finished_deals
 
 
-def tarot(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def tarot(*args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "cli.main", *args]
-    return subprocess.run(command, capture_output=True, text=True, input=stdin, timeout=120)
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
 def golden_files() -> list[str]:
@@ -38,10 +38,17 @@ async def test_import_of_the_golden_records_then_export_rescores(
     lines = exported.stdout.splitlines()
     stored = {json.dumps(d.record, sort_keys=True): d.sheet async for d in stored_deals(engine)}
     assert len(lines) == len(NAMES)
-    for line in lines:  # each line is a record `tarot score` reads, and it scores as stored
-        scored = tarot("score", "-", stdin=line)
-        assert scored.returncode == 0, scored.stderr
-        assert json.loads(scored.stdout) == stored[json.dumps(json.loads(line), sort_keys=True)]
+    # Each line is a record `tarot score` reads, and it scores as stored (one `tarot score`
+    # of every line, each in a file: not a process per line).
+    files = [tmp_path / f"line-{i}.json" for i in range(len(lines))]
+    for file, line in zip(files, lines, strict=True):
+        file.write_text(line)
+    scored = tarot("score", *map(str, files))
+    assert scored.returncode == 0, scored.stdout
+    sheets = [json.loads(out) for out in scored.stdout.splitlines()]
+    assert [sheet.pop("file") for sheet in sheets] == list(map(str, files))
+    for line, sheet in zip(lines, sheets, strict=True):
+        assert sheet == stored[json.dumps(json.loads(line), sort_keys=True)]
     # What export prints imports back (JSON Lines), as the same deals.
     dump = tmp_path / "dump.jsonl"
     dump.write_text(exported.stdout)
@@ -88,13 +95,20 @@ async def test_a_bad_record_is_named_and_nothing_is_stored(
 
 
 def test_a_bad_database_url_is_refused(tmp_path: Path) -> None:
-    for url, why in (
+    cases = (
         ("mysql://db/tarot", "must be sqlite:///PATH or postgresql://"),
         ("sqlite://", "needs a file"),
         ("postgresql://u:secret@host:notaport/x", "cannot be read"),
         ("postgresql://u:secret@no-such-host.invalid/x", "did not answer"),
         ("postgresql://u:secret@127.0.0.1:1/x", "did not answer"),
-    ):
-        done = tarot("archive", "export", "--db", url)
-        assert done.returncode == 1 and why in done.stderr, done.stderr
-        assert "secret" not in done.stderr
+    )
+    # The five at once: a process each, mostly starting up (imports), on two cores.
+    command = [sys.executable, "-m", "cli.main", "archive", "export", "--db"]
+    runs = [
+        subprocess.Popen([*command, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for url, _ in cases
+    ]
+    for run, (_, why) in zip(runs, cases, strict=True):
+        _, stderr = run.communicate(timeout=120)
+        assert run.returncode == 1 and why in stderr, stderr
+        assert "secret" not in stderr
