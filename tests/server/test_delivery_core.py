@@ -33,6 +33,7 @@ class Follower:
     snapshots: int = 0
     turns: list[Turn] = field(default_factory=list)
     replaying: bool = False
+    again: bool = False  # its answer to its turn was not applied: one more ask is due
 
 
 @dataclass
@@ -144,6 +145,22 @@ class DeliveryMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: any(n.followers for n in self.nodes))
     @rule(which=st.integers(0, 1), pick=st.integers(0, 100))
+    def ask_again(self, which: int, pick: int) -> None:
+        """The follower's act met outcome_unknown and did not land: its turn is asked
+        again, once, and at once if it had been asked (``Delivery.ask_again``)."""
+        node = self.nodes[which]
+        if not node.followers:
+            return
+        key = list(node.followers)[pick % len(node.followers)]
+        feed = node.core.feeds[key]
+        asked = feed.turn_sent is not None and feed.turn_sent == node.core.turn
+        node.followers[key].again = True
+        outs = node.core.ask_again(key)
+        assert [o.key for o in outs if isinstance(o, SendTurn)] == ([key] if asked else [])
+        self._carry(node, outs)
+
+    @precondition(lambda self: any(n.followers for n in self.nodes))
+    @rule(which=st.integers(0, 1), pick=st.integers(0, 100))
     def leave(self, which: int, pick: int) -> None:
         node = self.nodes[which]
         if not node.followers:
@@ -172,8 +189,11 @@ class DeliveryMachine(RuleBasedStateMachine):
                 assert follower.seat == out.turn.seat
                 last = follower.seen[-1] if follower.seen else follower.start
                 assert out.seq == last >= out.turn.seq, "your_turn before the events of its turn"
-                assert out.turn not in follower.turns, "your_turn twice for one turn"
-                follower.turns.append(out.turn)
+                if out.turn in follower.turns:  # only once more, after ``ask_again``
+                    assert follower.again, "your_turn twice for one turn"
+                else:
+                    follower.turns.append(out.turn)
+                follower.again = False
             elif isinstance(out, SendSnapshot):
                 follower.seen.append(node.known_seq)
                 follower.snapshots += 1
