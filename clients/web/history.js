@@ -96,7 +96,12 @@ export function profileView(profile, ratings, deals, offset) {
   return html`<section class="panel" id="profile">
     <h2 id="profile-name">${profile.name}</h2>
     <p class="big" data-field="rating">${t("players.rating")}: ${ratingText(profile.rating)}</p>
-    <p>${t("players.stats", { played: stats.played, taken: stats.taken, chelems: stats.chelems_made })}</p>
+    <p>${t("players.stats", {
+      played: stats.played,
+      taken: stats.taken,
+      poignees: stats.poignees_shown,
+      chelems: stats.chelems_made,
+    })}</p>
     <ul class="contracts">${contracts}</ul>
     ${ratingChart(ratings.ratings)}
     <h3>${t("players.deals")}</h3>

@@ -345,7 +345,7 @@ export default {
   "players.score": "Score",
   "players.ratingChange": "Rating change",
   "players.takenMade": "taken {taken}, made {made}",
-  "players.stats": "Deals played: {played} · taken: {taken} · chelems made: {chelems}",
+  "players.stats": "Deals played: {played} · taken: {taken} · poignées shown: {poignees} · chelems made: {chelems}",
   "players.deals": "Deals",
   "players.noDeals": "No stored deals yet.",
   "players.error": "Could not load this page: {message}",

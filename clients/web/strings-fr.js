@@ -347,7 +347,7 @@ export default {
   "players.score": "Score",
   "players.ratingChange": "Variation",
   "players.takenMade": "pris {taken}, réussi {made}",
-  "players.stats": "Donnes jouées : {played} · prises : {taken} · chelems réussis : {chelems}",
+  "players.stats": "Donnes jouées : {played} · prises : {taken} · poignées montrées : {poignees} · chelems réussis : {chelems}",
   "players.deals": "Donnes",
   "players.noDeals": "Aucune donne enregistrée pour l'instant.",
   "players.error": "Impossible de charger cette page : {message}",

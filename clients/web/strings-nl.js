@@ -347,7 +347,7 @@ export default {
   "players.score": "Score",
   "players.ratingChange": "Verandering",
   "players.takenMade": "genomen {taken}, gehaald {made}",
-  "players.stats": "Spellen gespeeld: {played} · genomen: {taken} · chelems gehaald: {chelems}",
+  "players.stats": "Spellen gespeeld: {played} · genomen: {taken} · poignées getoond: {poignees} · chelems gehaald: {chelems}",
   "players.deals": "Spellen",
   "players.noDeals": "Nog geen bewaarde spellen.",
   "players.error": "Deze pagina kon niet worden geladen: {message}",

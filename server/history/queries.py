@@ -93,6 +93,9 @@ def _deals_of(account_id: int) -> Select[Any]:
             deals.c.table_id,
             deals.c.deal_number,
             deals.c.sheet,
+            # Only the record's poignees (who showed one), not the whole record: a profile
+            # reads up to STATS_DEALS rows.
+            deals.c.record["poignees"].label("poignees"),
             deals.c.finished_at,
             seats.c.seat,
             rating_changes.c.rating_before,
@@ -153,7 +156,7 @@ async def profile(engine: AsyncEngine, account_id: int) -> Json | None:
         "name": found.name,
         "rating": rating_json(found.rating, found.deals),
         "deals_stored": stored,
-        "statistics": statistics([(row.sheet, row.seat) for row in rows]),
+        "statistics": statistics([(row.sheet, row.seat, row.poignees) for row in rows]),
         "recent_deals": [_deal_line(row) for row in rows[:RECENT_DEALS]],
     }
 
@@ -163,14 +166,17 @@ async def _count_deals(conn: AsyncConnection, account_id: int) -> int:
     return int((await conn.execute(query)).scalar_one())
 
 
-def statistics(sheets: list[tuple[Json, int]]) -> Json:
-    """Deals played, taken and made by contract, chelems, points: from (sheet, seat) pairs.
+def statistics(deals_seen: list[tuple[Json, int, Any]]) -> Json:
+    """Deals played, taken and made by contract, poignees shown, chelems made, points: from
+    (sheet, seat, the record's poignees) of each deal.
 
     >>> statistics([({"status": "played", "taker": 1, "contract": "garde", "made": True,
-    ...   "bonuses": [], "scores": [-50, 150, -50, -50]}, 1)])["contracts"]["garde"]
+    ...   "bonuses": [], "scores": [-50, 150, -50, -50]}, 1, {"1": ["T1"]})])["contracts"]["garde"]
     {'taken': 1, 'made': 1}
     """
+    sheets = [(sheet, seat) for sheet, seat, _ in deals_seen]
     played = [(sheet, seat) for sheet, seat in sheets if sheet.get("status") == "played"]
+    shown = sum(str(seat) in (poignees or {}) for _, seat, poignees in deals_seen)
     contracts = {name: {"taken": 0, "made": 0} for name in CONTRACTS}
     chelems = 0
     for sheet, seat in played:
@@ -186,6 +192,7 @@ def statistics(sheets: list[tuple[Json, int]]) -> Json:
         "cancelled": len(sheets) - len(played),
         "taken": sum(c["taken"] for c in contracts.values()),
         "contracts": contracts,
+        "poignees_shown": shown,
         "chelems_made": chelems,
         "points": sum(sheet["scores"][seat] for sheet, seat in played),
     }

@@ -9,15 +9,24 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 
 from server.app import App
 from server.archive import Archive
+from server.history import accounts
 from server.settings import Settings
 
 from ..deal_seeds import deal_from, ordinary, where
 from .conftest import NewPlayer
 
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2id with small parameters (still the real hash and checks): the default's
+    64 MiB, 3 passes cost ~1 s a hash on this shared machine, and these tests make many."""
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
 
 
 @pytest.fixture

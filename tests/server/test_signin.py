@@ -4,15 +4,18 @@ account (so live tables are rated), and the account's seat resumed from a new co
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from server.app import App
 from server.archive import Archive
+from server.history import accounts
 from server.history.schema import rating_changes, ratings, seats
 from server.settings import Settings
 
@@ -21,6 +24,13 @@ from .conftest import REDIS_TEST_URL, flush
 from .wire import Message, WireClient, play_until
 
 PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(autouse=True)
+def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2id with small parameters (still the real hash and checks): the default's
+    64 MiB, 3 passes cost ~1 s a hash on this shared machine, and these tests make many."""
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
@@ -187,3 +197,38 @@ async def test_a_table_of_a_signed_in_player_and_three_ai_is_stored_with_the_acc
     played = [c for c in changes if c.account_id == account_id]
     assert len(played) == 1 and rating.account_id == account_id and rating.deals == 1
     assert rating.rating == played[0].rating_after != played[0].rating_before
+
+
+async def test_a_table_of_four_signed_in_players_moves_their_four_ratings_once(
+    node: App, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deal_from(monkeypatch, where("signin-four", ordinary))
+    players = [(await signed_up(node, name))[0] for name in ("Anna", "Bob", "Chloé", "David")]
+    created = await players[0].request(
+        {"type": "create_table", "options": {"deals": 1}}, "table_created"
+    )
+    table_id = created["table"]["table_id"]
+    for seat, player in enumerate(players):
+        await player.request({"type": "join", "table_id": table_id, "seat": seat}, "joined")
+    # The fourth join starts the table; everyone plays at random until it is over.
+    await asyncio.gather(
+        *(
+            play_until(
+                p,
+                lambda m: m["type"] == "event" and m["event"]["kind"] == "table_over",
+                random.Random(i),
+            )
+            for i, p in enumerate(players)
+        )
+    )
+    archive = node.node.archive
+    assert archive is not None and archive.engine is not None
+    await archive.writer.flush()
+    async with archive.engine.connect() as conn:
+        changes = (await conn.execute(select(rating_changes))).all()
+        rows = (await conn.execute(select(ratings))).all()
+    assert len(changes) == 4 and len({c.account_id for c in changes}) == 4
+    assert len({(c.table_id, c.deal_number) for c in changes}) == 1  # the played deal, once
+    # Four provisional ratings move by the same step: what one wins, the others lose.
+    assert abs(sum(c.rating_after - c.rating_before for c in changes)) < 1e-6
+    assert sorted(r.deals for r in rows) == [1, 1, 1, 1]
