@@ -35,7 +35,7 @@ from ai.review import Settings, assemble, jobs, review_job, reviewer_of
 from protocol import models as m
 
 from .bots import BotRunner
-from .refusals import TableError
+from .refusals import TableError, TableUnavailable
 from .review_limits import Limits, PlayerLimits
 from .table import TableRuntime
 from .transitions import TableRefused
@@ -120,7 +120,7 @@ class Reviews:
         except NotReviewable as e:
             raise TableRefused("review_unavailable", e.message) from e
         except DatabaseUnavailable as e:
-            raise TableRefused("unavailable", "the history database did not answer") from e
+            raise TableUnavailable(e.code, e.message) from e  # database_unavailable
 
     async def review(
         self, key: Key, record: dict[str, object], progress: Progress, player: str

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from ai.review import Settings
 from protocol import models as m
@@ -16,6 +17,7 @@ from server.settings import Settings as ServerSettings
 
 from ..server.test_review import a_played_deal, quick_reviews, review_of
 from ..server.wire import Message, WireClient
+from .databases import sqlite_url
 from .golden import NAMES, finished_deals
 
 ONE_SEAT = Settings(budget_ms=1.0, samples=2, seats=(0,))  # ~0.2 s a deal
@@ -156,8 +158,9 @@ async def test_a_player_s_analyses_are_limited_whatever_its_connections(db_url: 
         assert analysed == len(first["review"]["decisions"]) + len(answer["review"]["decisions"])
 
 
-async def test_a_signed_in_player_s_analyses_are_its_account_s(db_url: str) -> None:
-    async with node(db_url) as app:
+async def test_a_signed_in_player_s_analyses_are_its_account_s(tmp_path: Path) -> None:
+    # SQLite only: what is tested is the node's count, and signing up costs argon2's time
+    async with node(sqlite_url(tmp_path)) as app:
         kept = app.node.reviews.kept
         assert kept is not None
         for deal in finished_deals():
@@ -176,3 +179,12 @@ async def test_a_signed_in_player_s_analyses_are_its_account_s(db_url: str) -> N
         # ...not Bob's, though he comes from the same address.
         _, answer = await stored_review_of(bob, "t-golden", PLAYED[1], 3)
         assert answer["type"] == "stored_deal_review"
+
+
+async def test_a_stored_deal_s_review_while_the_database_is_down_is_refused() -> None:
+    async with node("postgresql://tarot@127.0.0.1:1/tarot") as app:  # nothing listens there
+        client = await WireClient.open(url_of(app))
+        _, error = await stored_review_of(client, "t-golden", 0, 1)
+        assert error["code"] == "database_unavailable", error
+        assert "the history database did not answer" in error["message"]
+        assert app.node.reviews.decisions == 0
