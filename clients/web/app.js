@@ -8,7 +8,7 @@
 import { refreshTables } from "./actions.js";
 import { installSprite } from "./cards.js";
 import { connectTo } from "./connect.js";
-import { onChange, onClick, onInput, onSubmit } from "./controls.js";
+import { onChange, onClick, onInput, onSubmit, showSettings } from "./controls.js";
 import { applyDisplay } from "./display.js";
 import {
   installHeader,
@@ -33,14 +33,19 @@ function boot() {
   document.addEventListener("change", onChange);
   document.addEventListener("input", onInput);
   document.addEventListener("submit", onSubmit);
-  document.addEventListener("pointerdown", () => {
+  document.addEventListener("pointerdown", (e) => {
     app.keyboardUser = false;
+    const target = /** @type {Element} */ (e.target);
+    if (!target.closest?.(".controls, #display-toggle")) showSettings(false);
   });
   document.addEventListener("keydown", (e) => {
     if (["Tab", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " "].includes(e.key)) {
       app.keyboardUser = true;
     }
-    if (e.key === "Escape" && app.ui.sheetFor !== null) {
+    if (e.key === "Escape" && document.querySelector(".topbar.open")) {
+      showSettings(false);
+      document.getElementById("display-toggle").focus();
+    } else if (e.key === "Escape" && app.ui.sheetFor !== null) {
       app.ui.sheetFor = null;
       renderTable();
     }

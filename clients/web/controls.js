@@ -198,14 +198,16 @@ const ACTIONS = {
     window.history.replaceState(null, "", `${window.location.pathname}${search ? `?${search}` : ""}${window.location.hash}`);
     renderAll();
   },
-  "toggle-display": () => {
-    const bar = document.querySelector(".topbar");
-    const open = bar.classList.toggle("open");
-    document.getElementById("display-toggle").setAttribute("aria-expanded", String(open));
-  },
+  "toggle-display": () => showSettings(!document.querySelector(".topbar").classList.contains("open")),
   "tab-table": () => setTab("table"),
   "tab-rules": () => setTab("rules"),
 };
+
+/** The settings menu under the header's toggle: it closes on Escape or a press elsewhere. */
+export function showSettings(open) {
+  document.querySelector(".topbar").classList.toggle("open", open);
+  document.getElementById("display-toggle").setAttribute("aria-expanded", String(open));
+}
 
 function reviewMove(step) {
   if (!app.review) return;

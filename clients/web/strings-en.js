@@ -7,6 +7,7 @@ export default {
   "header.language": "Language",
   "header.faces": "Card faces",
   "header.display": "Display",
+  "header.settings": "Settings",
   "display.contrast": "Contrast",
   "display.grain": "Grain",
   "display.temperature": "Color temperature",

@@ -8,6 +8,7 @@ export default {
   "header.language": "Langue",
   "header.faces": "Cartes",
   "header.display": "Affichage",
+  "header.settings": "Réglages",
   "display.contrast": "Contraste",
   "display.grain": "Grain",
   "display.temperature": "Température de couleur",

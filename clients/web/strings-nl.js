@@ -8,6 +8,7 @@ export default {
   "header.language": "Taal",
   "header.faces": "Kaarten",
   "header.display": "Weergave",
+  "header.settings": "Instellingen",
   "display.contrast": "Contrast",
   "display.grain": "Korrel",
   "display.temperature": "Kleurtemperatuur",

@@ -129,6 +129,18 @@ class Player:
         if await self.page.locator("#info [data-action=leave-cancel]").count():
             await self.page.click("#info [data-action=leave][data-key=leave-yes]")
 
+    async def settings(self, open: bool = True) -> None:
+        """Open (or close) the settings menu under the header's toggle."""
+        toggle = self.page.locator("#display-toggle")
+        if (await toggle.get_attribute("aria-expanded") == "true") != open:
+            await toggle.click()
+
+    async def choose(self, selector: str, value: str) -> None:
+        """Pick ``value`` in one of the settings' selects, as a person does: open the menu."""
+        await self.settings()
+        await self.page.select_option(selector, value)
+        await self.settings(open=False)
+
     async def hand(self) -> list[Message]:
         return list(await self.page.locator("#hand .card").evaluate_all(HAND_CARDS))
 

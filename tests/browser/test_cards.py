@@ -115,7 +115,7 @@ async def test_the_lobby_fan_shows_portraits_in_marseille_and_emblems_in_french(
     )
     assert all(0 < size < 3000 for size in sizes), sizes
 
-    await player.page.select_option("#face-select", "french")
+    await player.choose("#face-select", "french")
     assert await player.page.locator(fan).count() == 0
     hrefs = await player.page.locator(".hero-fan use").evaluate_all(
         "els => els.map(e => e.getAttribute('href'))"
@@ -126,7 +126,7 @@ async def test_the_lobby_fan_shows_portraits_in_marseille_and_emblems_in_french(
     await player.page.wait_for_selector(".hero-fan")
     assert await player.page.locator(fan).count() == 0
 
-    await player.page.select_option("#face-select", "marseille")
+    await player.choose("#face-select", "marseille")
     figures = await player.page.locator(fan).evaluate_all("els => els.map(e => e.dataset.figure)")
     assert figures == ["king", "queen"]
     assert not player.errors
@@ -187,7 +187,7 @@ async def test_a_dealt_hand_switches_between_portraits_and_emblems(
     assert sorted(c for c, f in shown.items() if f["figure"]) == courts
     await player.screenshot(artifacts / "hand-marseille.png")
 
-    await player.page.select_option("#face-select", "french")
+    await player.choose("#face-select", "french")
     await player.page.wait_for_function(
         "() => [...document.querySelectorAll('#hand .card use')]"
         ".some(u => u.getAttribute('href').startsWith('#sym-french-'))"

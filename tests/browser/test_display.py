@@ -52,7 +52,7 @@ async def test_the_language_switches_everything_and_is_remembered(
     await player.open()
     await check_texts(player, "en")
     for lang in ("nl", "fr", "en", "nl"):
-        await player.page.select_option("#lang-select", lang)
+        await player.choose("#lang-select", lang)
         await check_texts(player, lang)
         await player.page.click("#tab-rules")
         titles = await player.page.locator(".rule-section h3").all_inner_texts()
@@ -71,7 +71,7 @@ async def test_the_language_switches_everything_and_is_remembered(
     await player.page.wait_for_selector(".rules")
     await check_texts(player, "nl", lobby=False)
     assert await player.page.get_attribute("#tab-rules", "aria-selected") == "true"
-    await player.page.select_option("#lang-select", "fr")
+    await player.choose("#lang-select", "fr")
     assert "Règles complètes" in await player.text(".rules h2")
     assert "(25 + la différence absolue" in await player.text(".rules")
     assert not player.errors
@@ -95,6 +95,7 @@ async def test_the_display_sliders_change_the_look_and_are_remembered(
 ) -> None:
     player = await new_player()
     await player.open()
+    await player.settings()  # the sliders are in the settings menu
     for key in ("contrast", "grain", "temperature"):
         assert await player.page.input_value(f"#slider-{key}") == "50"
         assert await player.text(f"#value-{key}") == "50%"
@@ -139,7 +140,7 @@ async def test_card_faces_marseille_or_french_and_colours_by_suit(new_player: Ne
     uses = ".hero-fan use"
     hrefs = await player.page.locator(uses).evaluate_all("els => els.map(e => e.href.baseVal)")
     assert "#sym-marseille-H" in hrefs
-    await player.page.select_option("#face-select", "french")
+    await player.choose("#face-select", "french")
     hrefs = await player.page.locator(uses).evaluate_all("els => els.map(e => e.href.baseVal)")
     assert "#sym-french-H" in hrefs and "#sym-marseille-H" not in hrefs
     await player.page.reload()

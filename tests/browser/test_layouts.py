@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from .conftest import NewPlayer
+from .conftest import ARTIFACTS, NewPlayer
+from .player import Player
 
 OFF_SCREEN = """() => {
     const w = window.innerWidth;
@@ -55,6 +56,7 @@ async def test_the_table_at_common_sizes_leaves_no_control_off_screen(
         "els => els.map(e => [e.innerText, e.scrollWidth <= e.clientWidth + 1])"
     )
     assert all(fits for _, fits in names), names
+    await check_the_header(player, width)
     if width >= 1366:
         # During play the scores and the log are on screen, not below the fold.
         for section in ("[data-section=scores]", "#info .info-actions"):
@@ -63,7 +65,30 @@ async def test_the_table_at_common_sizes_leaves_no_control_off_screen(
         # The hand is not capped small on a large screen.
         card = await box(player.page, "#hand .card")
         assert card[2] - card[0] >= (96 if width >= 1920 else 70), card
-    else:
-        header = await box(player.page, ".topbar")
-        assert header[3] - header[1] <= 80, f"the phone header takes {header[3] - header[1]} px"
+    if width == 1366:
+        # A 1280 px laptop, the same table: the header is one row there too.
+        await player.page.set_viewport_size({"width": 1280, "height": 800})
+        await check_the_header(player, 1280)
     assert player.errors == []
+
+
+async def check_the_header(player: Player, width: int) -> None:
+    """One row, the settings folded in a menu that opens on the screen, and on a desktop
+    the header's edges are the table's (the brand over the board, the toggle over the
+    side panel's edge)."""
+    page = player.page
+    header = await box(page, ".topbar")
+    assert header[3] - header[1] <= (56 if width >= 1280 else 50), f"{width}: {header}"
+    assert not await player.visible("#setting-sound")
+    await player.settings()
+    menu = await box(page, "#controls")
+    assert menu[1] >= header[3] - 1 and menu[3] <= page.viewport_size["height"]  # type: ignore[index]
+    assert await page.evaluate(OFF_SCREEN) == []
+    await player.screenshot(ARTIFACTS / f"settings-{width}.png")
+    await page.keyboard.press("Escape")
+    assert not await player.visible("#setting-sound")
+    if width >= 1280:
+        brand, toggle = await box(page, ".brand"), await box(page, "#display-toggle")
+        board, info = await box(page, ".board-wrap"), await box(page, "#info")
+        assert abs(brand[0] - board[0]) <= 1, f"{width}: brand at {brand[0]}, board at {board[0]}"
+        assert abs(toggle[2] - info[2]) <= 1, f"{width}: menu at {toggle[2]}, panel at {info[2]}"

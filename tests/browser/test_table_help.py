@@ -260,7 +260,9 @@ async def test_tap_then_confirm_plays_a_card_only_once_it_is_confirmed(
     await player.open()
     await player.page.click("[data-action=quick-start]")
     await player.play_until(tricks=1)  # one-tap play up to here (the helper clicks once)
-    await player.page.check("#setting-confirmCards")  # in the header on a desktop
+    await player.settings()
+    await player.page.check("#setting-confirmCards")
+    await player.settings(open=False)
     legal = player.legal()["cards"]
     played = len(player.events("card"))
     assert await player.click(f'#hand .card[data-card="{legal[0]}"]', position=CARD_SPOT)

@@ -71,13 +71,11 @@ async def test_the_setting_turns_the_sound_and_the_flash_off(new_player: NewPlay
     await player.page.context.add_init_script(HOOKS)
     await player.open()
     box = player.page.locator("#setting-sound")
-    if not await box.is_visible():
-        await player.page.click("#display-toggle")
+    await player.settings()
     assert await box.is_checked()  # on by default
     await box.uncheck()
     assert await player.page.evaluate("() => window.cardavia.app.settings.sound") is False
-    if await player.page.locator("#display-toggle").get_attribute("aria-expanded") == "true":
-        await player.page.click("#display-toggle")
+    await player.settings(open=False)
     await set_visibility(player, "hidden")
     await player.page.click("[data-action=quick-start]")
     await wait_for_my_turn(player)
