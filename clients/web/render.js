@@ -223,7 +223,16 @@ function focusTurn() {
   if (target) target.focus({ preventScroll: true });
 }
 
-/** Overlap the cards of my hand so that they fit on one row when they can. */
+/** The narrowest strip of an overlapped card that stays easy to read and to tap. */
+const MIN_STRIP_PX = 30;
+/** How much of a card a row below leaves in view: its index and a thumb's tap. */
+const MIN_ROW_PX = 56;
+
+/**
+ * Overlap the cards of my hand on one row when each keeps a strip of MIN_STRIP_PX or more;
+ * else (a phone) lay them in even rows, each row over the bottom of the one above, so
+ * that every card shows its index and a tap target at least MIN_ROW_PX tall.
+ */
 export function layoutHand() {
   const row = /** @type {HTMLElement | null} */ (document.querySelector("#hand .hand-cards"));
   if (!row) return;
@@ -232,15 +241,15 @@ export function layoutHand() {
   const width = row.parentElement.clientWidth - 8;
   const card = cards[0].getBoundingClientRect().width || 60;
   const n = cards.length;
-  let step = n > 1 ? (width - card) / (n - 1) : card;
-  let wrap = false;
-  if (step < card * 0.3) {
-    step = card * 0.42;
-    wrap = true;
-  }
-  step = Math.min(step, card * 0.64);
+  const fits = Math.max(1, Math.floor((width - card) / Math.max(MIN_STRIP_PX, card * 0.3)) + 1);
+  const rows = Math.ceil(n / fits);
+  const perRow = Math.ceil(n / rows);
+  const step = Math.min(perRow > 1 ? (width - card) / (perRow - 1) : card, card * 0.64);
   row.style.setProperty("--overlap", `${(card - step).toFixed(1)}px`);
-  row.classList.toggle("wrap", wrap);
+  row.style.setProperty("--row-overlap", `${Math.max(0, card * 1.6 - MIN_ROW_PX).toFixed(1)}px`);
+  // As wide as one full row, so that the rows break after perRow cards.
+  row.style.maxWidth = rows > 1 ? `${(card + (perRow - 1) * step + 0.5).toFixed(1)}px` : "";
+  row.classList.toggle("wrap", rows > 1);
 }
 
 /** A link named another server: say which, above the lobby or the table, and connect

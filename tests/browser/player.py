@@ -48,6 +48,10 @@ class Played:
     keyboard_plays: int = 0
 
 
+LOOK = """el => { const s = getComputedStyle(el);
+    return { opacity: Number(s.opacity), cursor: s.cursor, color: s.color,
+             background: `${s.backgroundImage} ${s.backgroundColor}`,
+             border: s.borderTopStyle, shadow: s.boxShadow }; }"""
 SETTLED = """() => document.getAnimations().every(
     (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity
 )"""
@@ -254,6 +258,7 @@ class Player:
             assert not any(c["selected"] for c in await self.hand() if c["disabled"])
         chosen = [c["code"] for c in cards if c["selected"]]
         assert sorted(chosen) == sorted(rule["required"])
+        disabled = await confirm.evaluate(LOOK) if len(chosen) < rule["count"] else None
         for c in cards:
             if len(chosen) == rule["count"]:
                 break
@@ -264,6 +269,8 @@ class Player:
         selected = sorted(c["code"] for c in await self.hand() if c["selected"])
         assert selected == sorted(chosen)
         assert await self.text("[data-field=discard-count]") == f"{rule['count']}/{rule['count']}"
+        if disabled is not None:
+            check_looks_disabled(disabled, await confirm.evaluate(LOOK))
         await confirm.click()
         self.played.discard = chosen
 
@@ -370,6 +377,15 @@ class Player:
         if not expected:
             assert "no-bonus" in shown
         return dict(sheet)
+
+
+def check_looks_disabled(disabled: Message, enabled: Message) -> None:
+    """A disabled button must not look like the one that works (issue 15.12): faded, no
+    pointer, and neither its colours nor its glow."""
+    assert enabled["opacity"] == 1 and enabled["cursor"] == "pointer", enabled
+    assert disabled["opacity"] <= 0.6 and disabled["cursor"] == "not-allowed", disabled
+    for key in ("color", "background", "border", "shadow"):
+        assert disabled[key] != enabled[key], (key, disabled, enabled)
 
 
 def _plain(n: float) -> str:

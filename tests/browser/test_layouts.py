@@ -27,6 +27,12 @@ OFF_SCREEN = """() => {
         .filter(([, r]) => r.left < -1 || r.right > w + 1)
         .map(([name, r]) => `${name} ${Math.round(r.left)}..${Math.round(r.right)}`);
 }"""
+OVERFLOW = "() => document.getElementById('app').scrollWidth - window.innerWidth"
+SET_HAND = """async (hand) => {
+    const render = await import('./render.js');
+    window.cardavia.app.table.deal.hand = hand;
+    render.renderTable();
+}"""
 BOX = """(sel) => { const r = document.querySelector(sel)?.getBoundingClientRect();
     return r ? [r.left, r.top, r.right, r.bottom] : null; }"""
 
@@ -92,3 +98,54 @@ async def check_the_header(player: Player, width: int) -> None:
         board, info = await box(page, ".board-wrap"), await box(page, "#info")
         assert abs(brand[0] - board[0]) <= 1, f"{width}: brand at {brand[0]}, board at {board[0]}"
         assert abs(toggle[2] - info[2]) <= 1, f"{width}: menu at {toggle[2]}, panel at {info[2]}"
+
+
+# Per card of the hand: the width (px) of its columns that are in view from its top edge
+# (its index) down at least 40 px, where a tap lands on this card and no other.
+TAP_TARGETS = """() => [...document.querySelectorAll('#hand .card')].map(card => {
+    const r = card.getBoundingClientRect();
+    let wide = 0;
+    for (let x = r.left + 1; x < r.right - 1; x += 2) {
+        let y = r.top + 1;
+        while (y < r.bottom && document.elementFromPoint(x, y)?.closest('.card') === card) y += 2;
+        if (y - r.top >= 40) wide += 2;
+    }
+    return [card.dataset.card, wide];
+})"""
+SUITS = [f"{rank}{suit}" for suit in "SHDC" for rank in [*map(str, range(1, 11)), *"JNQK"]]
+DECK = [*SUITS, *(f"T{n}" for n in range(1, 22)), "EX"]
+
+
+async def check_tap_targets(player: Player, artifacts: Path, name: str) -> None:
+    page = player.page
+    await page.mouse.move(0, 0)  # no card lifted by the pointer over it
+    await page.evaluate("document.getElementById('hand').scrollIntoView({block: 'center'})")
+    await player.screenshot(artifacts / f"{name}.png")
+    assert await page.evaluate(OVERFLOW) <= 0, name
+    targets = await page.evaluate(TAP_TARGETS)
+    assert len(targets) >= 12, targets
+    narrow = [(code, wide) for code, wide in targets if wide < 28]
+    assert narrow == [], f"{name}: cards with less than 28 x 40 px to tap: {narrow}"
+
+
+@pytest.mark.timeout(120)
+async def test_a_phone_hand_shows_every_card_readable_and_big_enough_to_tap(
+    new_player: NewPlayer, artifacts: Path
+) -> None:
+    """On a phone each card showed a 17-20 px strip (issue 15.6): the hand goes in rows,
+    every card showing its index and at least 28 x 40 px to tap, nothing past the edge."""
+    player = await new_player(width=360, height=740)
+    await player.open()
+    await player.page.click("[data-action=quick-start]")
+    await player.play_until(tricks=1, bid="pass")
+    await check_tap_targets(player, artifacts, "hand-360x740")
+    await player.page.set_viewport_size({"width": 390, "height": 844})
+    await check_tap_targets(player, artifacts, "hand-390x844")
+    # The taker's 24 cards at the discard, in the page's own picture redrawn by its renderer.
+    hand = await player.page.evaluate("() => window.cardavia.app.table.deal.hand")
+    extra = [code for code in DECK if code not in hand][: 24 - len(hand)]
+    await player.page.evaluate(SET_HAND, [*hand, *extra])
+    await player.page.set_viewport_size({"width": 360, "height": 740})
+    assert len(await player.hand()) == 24
+    await check_tap_targets(player, artifacts, "hand-360x740-24-cards")
+    assert player.errors == []
