@@ -133,7 +133,8 @@ async def test_a_phone_hand_shows_every_card_readable_and_big_enough_to_tap(
     new_player: NewPlayer, artifacts: Path
 ) -> None:
     """On a phone each card showed a 17-20 px strip (issue 15.6): the hand goes in rows,
-    every card showing its index and at least 28 x 40 px to tap, nothing past the edge."""
+    every card showing its index and at least 28 x 40 px to tap, nothing past the edge;
+    on a tablet the cards were as small as on a phone (48 px)."""
     player = await new_player(width=360, height=740)
     await player.open()
     await player.page.click("[data-action=quick-start]")
@@ -141,6 +142,11 @@ async def test_a_phone_hand_shows_every_card_readable_and_big_enough_to_tap(
     await check_tap_targets(player, artifacts, "hand-360x740")
     await player.page.set_viewport_size({"width": 390, "height": 844})
     await check_tap_targets(player, artifacts, "hand-390x844")
+    # A tablet: the table has the whole width, and the hand's cards are not phone-small.
+    await player.page.set_viewport_size({"width": 768, "height": 1024})
+    await check_tap_targets(player, artifacts, "hand-768x1024")
+    card = await box(player.page, "#hand .card")
+    assert card[2] - card[0] >= 60, card
     # The taker's 24 cards at the discard, in the page's own picture redrawn by its renderer.
     hand = await player.page.evaluate("() => window.cardavia.app.table.deal.hand")
     extra = [code for code in DECK if code not in hand][: 24 - len(hand)]
