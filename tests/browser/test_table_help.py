@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import NewPlayer
+from .conftest import ARTIFACTS, NewPlayer
 from .player import CARD_SPOT, Player, number
 from .test_play import become_taker
 
@@ -213,7 +213,43 @@ async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
     assert await led.count() == 1
     assert await led.get_attribute("data-seat") == str(cards[0]["seat"])
     assert await led.locator("[data-field=led]").inner_text() == "leads"
+    # Readable on a phone in French too: no card of the trick lies over the label.
+    await player.page.set_viewport_size({"width": 360, "height": 740})
+    await player.choose("#lang-select", "fr")
+    await player.page.evaluate("document.getElementById('board').scrollIntoView()")
+    await player.settle()
+    assert await player.text("#centre [data-field=led]") == "entame"
+    assert await player.page.evaluate(LABEL_COVERED, "#centre [data-field=led]") == []
+    # Whoever leads (the page's own picture, its trick redrawn by its own renderer).
+    for leader in (1, 2, 3):
+        await player.page.evaluate(TRICK_LED_BY, leader)
+        await player.screenshot(ARTIFACTS / f"trick-360-led-by-{leader}.png")
+        covered = await player.page.evaluate(LABEL_COVERED, "#centre [data-field=led]")
+        assert covered == [], f"led by seat {leader}: {covered}"
     assert player.errors == []
+
+
+TRICK_LED_BY = """async (leader) => {
+    const render = await import('./render.js');
+    const cards = ['T19', 'T20', 'T21'];  // the leader's and the next two seats'
+    window.cardavia.app.table.deal.trick = { leader, cards, winner: null };
+    render.renderTable();
+}"""
+
+
+# The points of a pill-shaped label (its ends inside the rounding, its top and bottom edges
+# 2 px in, its centre) where something else is on top.
+LABEL_COVERED = """(selector) => {
+    const label = document.querySelector(selector);
+    const r = label.getBoundingClientRect();
+    const [end, mid, x] = [r.height / 2, (r.top + r.bottom) / 2, (r.left + r.right) / 2];
+    const points = [[r.left + end, mid], [r.right - end, mid], [x, mid], [r.left + end, r.top + 2],
+                    [r.right - end, r.top + 2], [r.left + end, r.bottom - 2],
+                    [r.right - end, r.bottom - 2]];
+    const over = ([x, y]) => document.elementFromPoint(x, y)?.closest('[class]');
+    return points.filter(([x, y]) => !label.contains(document.elementFromPoint(x, y)))
+        .map(([x, y]) => [Math.round(x), Math.round(y), over([x, y])?.getAttribute('class')]);
+}"""
 
 
 UNDER_WAY = """() => {
