@@ -19,7 +19,7 @@ OFF_SCREEN = """() => {
         const s = getComputedStyle(e);
         return r.width > 0 && r.height > 0 && s.visibility !== 'hidden';
     };
-    const controls = [...document.querySelectorAll('button, select, input, summary')]
+    const controls = [...document.querySelectorAll('button, select, input, summary, a[href]')]
         .filter(visible).filter(e => !e.closest('.controls') || e.closest('.topbar.open'));
     return controls
         .map(e => [e.dataset.action || e.dataset.card || e.id || e.tagName,
@@ -135,7 +135,7 @@ async def test_a_phone_hand_shows_every_card_readable_and_big_enough_to_tap(
     """On a phone each card showed a 17-20 px strip (issue 15.6): the hand goes in rows,
     every card showing its index and at least 28 x 40 px to tap, nothing past the edge;
     on a tablet the cards were as small as on a phone (48 px)."""
-    player = await new_player(width=360, height=740)
+    player = await new_player(width=360, height=740, lang="fr")
     await player.open()
     await player.page.click("[data-action=quick-start]")
     await player.play_until(tricks=1, bid="pass")
@@ -145,6 +145,7 @@ async def test_a_phone_hand_shows_every_card_readable_and_big_enough_to_tap(
     # A tablet: the table has the whole width, and the hand's cards are not phone-small.
     await player.page.set_viewport_size({"width": 768, "height": 1024})
     await check_tap_targets(player, artifacts, "hand-768x1024")
+    await check_the_header(player, 768)
     card = await box(player.page, "#hand .card")
     assert card[2] - card[0] >= 60, card
     # The taker's 24 cards at the discard, in the page's own picture redrawn by its renderer.
