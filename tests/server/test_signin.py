@@ -232,3 +232,21 @@ async def test_a_table_of_four_signed_in_players_moves_their_four_ratings_once(
     # Four provisional ratings move by the same step: what one wins, the others lose.
     assert abs(sum(c.rating_after - c.rating_before for c in changes)) < 1e-6
     assert sorted(r.deals for r in rows) == [1, 1, 1, 1]
+
+
+async def test_while_the_accounts_database_is_down_sign_in_is_refused_and_guests_play() -> None:
+    """database_unavailable, nothing changed; a hello with a session is refused alike, and
+    the same connection then plays as a guest."""
+    archive = await Archive.open("postgresql://nobody@127.0.0.1:9/none")  # nothing listens
+    app = await App.start(Settings(port=0), archive=archive)
+    try:
+        client = await WireClient.open(url_of(app))
+        await client.send({"type": "sign_up", "name": "Anna", "password": PASSWORD})
+        assert (await client.recv())["code"] == "database_unavailable"
+        guest, refused = await hello(app, "a-session-token-from-before")
+        assert refused["code"] == "database_unavailable"
+        await guest.send({"type": "hello", "protocol": 1})
+        assert (await guest.recv())["type"] == "welcome"
+        await guest.request({"type": "create_table"}, "table_created")
+    finally:
+        await app.stop(drain_seconds=0)
