@@ -173,6 +173,8 @@ async def test_a_killed_cluster_master_is_replaced_by_its_replica_and_the_deal_f
     # The record replays to the score sheet, and the stored table is that replay.
     records = [e for e in public.values() if e["kind"] == "record"]
     sheets = [e for e in public.values() if e["kind"] == "score"]
+    # Four random players may all pass (or be dealt a petit sec): that deal is dealt again.
+    sheets = [e for e in sheets if e["sheet"]["status"] == "played"]
     assert len(sheets) == 1 and records
     assert sheets[0]["sheet"] == score(load_record(records[-1]["record"])).to_json()
     assert sheets[0]["totals"] == ends[0]["event"]["totals"]
