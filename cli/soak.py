@@ -27,7 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from engine import load_record, score
 
@@ -171,7 +171,14 @@ async def table_slot(cluster: Cluster, run: Run, index: int, until: float) -> No
     while time.monotonic() < until:
         try:
             log, players = await asyncio.wait_for(seat_table(cluster, run, ai), 30)
-        except (OSError, RuntimeError, TimeoutError, ConnectionClosed, IndexError):
+        except (
+            OSError,
+            RuntimeError,
+            TimeoutError,
+            ConnectionClosed,
+            InvalidHandshake,
+            IndexError,
+        ):
             await asyncio.sleep(0.5)  # a fault meanwhile: that table is left, try another
             continue
         run.logs.append(log)
