@@ -11,8 +11,10 @@ import { errorText, getLang, LANGS, setLang, t } from "./i18n.js";
 import { Connection } from "./net.js";
 import { ownServer } from "./servers.js";
 import { steps, viewerView } from "./viewer.js";
+import { askReview, onReviewClick, reviewButton, viewerReviewHTML } from "./viewer_review.js";
+import { onReviewMessage } from "./review.js";
 
-const page = { net: null, deal: null, steps: [], step: 0 };
+const page = { net: null, deal: null, steps: [], step: 0, review: null };
 const face = () => saved.get("face", "marseille");
 
 function accountView() {
@@ -73,9 +75,18 @@ async function showDeal(main, tableId, number, step) {
   if (!page.deal || page.deal.table_id !== tableId || String(page.deal.deal_number) !== number) {
     page.deal = await api(`/api/deals/${encodeURIComponent(tableId)}/${number}`);
     page.steps = steps(page.deal);
+    page.review = null;
   }
   page.step = Math.max(0, Math.min(page.steps.length - 1, Number.isFinite(step) ? step : 0));
-  setHTML(main, viewerView(page.deal, page.steps, page.step, face()));
+  drawDeal(main);
+}
+
+function drawDeal(main = document.getElementById("players-main")) {
+  const review = page.review && page.review.open ? viewerReviewHTML(page.deal, page.review, face()) : "";
+  const played = page.deal.sheet.status === "played";
+  const again = review && main.querySelector(".overlay") !== null; // fades in once, not at each progress
+  setHTML(main, html`${viewerView(page.deal, page.steps, page.step, face())}${played ? reviewButton() : ""}${review}`);
+  if (again) main.querySelector(".overlay")?.classList.add("redrawn");
 }
 
 function go(delta) {
@@ -110,7 +121,30 @@ async function onSubmit(event) {
   await route();
 }
 
+function onReview(event) {
+  const target = event.target.closest("[data-action]");
+  const action = target?.dataset.action;
+  if (!page.deal || !action) return false;
+  if (action === "review-stored") {
+    if (!page.review || page.review.status === "failed") page.review = askReview(page.net, page.deal);
+    page.review.open = true;
+  } else if (action === "close-review" || (action === "close-review-backdrop" && target === event.target)) {
+    if (page.review) page.review.open = false;
+  } else if (!page.review || !onReviewClick(page.review, action, target.dataset.arg)) {
+    return false;
+  }
+  drawDeal();
+  return true;
+}
+
+function onMessage(msg) {
+  if (page.review && onReviewMessage(page.review, msg) && page.deal && window.location.hash.startsWith("#/deal/")) {
+    drawDeal();
+  }
+}
+
 async function onClick(event) {
+  if (onReview(event)) return;
   if (event.target.closest("[data-action=sign-out]")) {
     await signOut(page.net).catch(() => {});
     page.net.stop();
@@ -121,7 +155,7 @@ async function onClick(event) {
 
 function boot() {
   installSprite(document);
-  page.net = new Connection(ownServer(), { onMessage() {}, onStatus() {}, onReady() {} });
+  page.net = new Connection(ownServer(), { onMessage, onStatus() {}, onReady() {} });
   page.net.connect();
   document.addEventListener("submit", onSubmit);
   document.addEventListener("click", onClick);

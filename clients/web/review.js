@@ -28,7 +28,7 @@ export function onReviewMessage(review, msg) {
   if (msg.type === "review_progress") {
     review.done = msg.done;
     review.total = msg.total;
-  } else if (msg.type === "deal_review") {
+  } else if (msg.type === "deal_review" || msg.type === "stored_deal_review") {
     review.data = msg.review;
     review.status = "done";
     review.step = firstMarked(msg.review.decisions);
@@ -61,7 +61,7 @@ export function reviewHTML(table, review, ctx) {
   if (review.status === "running") body = progressHTML(review);
   else if (review.status === "failed") body = html`<p class="review-error" data-field="review-error">${review.error?.message || ""}</p>`;
   else body = [graphHTML(review), stepHTML(table, review, ctx), summaryHTML(table, review.data)];
-  return html`<div class="overlay" data-action="close-review-backdrop"><div class="sheet review" role="dialog" aria-modal="true" aria-labelledby="review-title" data-deal="${review.deal}" data-status="${review.status}"><h2 id="review-title">${t("review.title")} <span class="muted">· ${t("info.deal", { n: review.deal })}</span></h2>${body}<div class="sheet-buttons"><div class="buttons"><button type="button" class="btn small" data-action="close-review">${t("review.back")}</button></div></div></div></div>`;
+  return html`<div class="overlay" data-action="close-review-backdrop"><div class="sheet review" role="dialog" aria-modal="true" aria-labelledby="review-title" data-deal="${review.deal}" data-status="${review.status}"><h2 id="review-title">${t("review.title")} <span class="muted">· ${t("info.deal", { n: review.deal })}</span></h2>${body}<div class="sheet-buttons"><div class="buttons"><button type="button" class="btn small" data-action="close-review">${ctx.back || t("review.back")}</button></div></div></div></div>`;
 }
 
 function progressHTML(review) {

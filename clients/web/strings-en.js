@@ -378,6 +378,7 @@ export default {
   "viewer.last": "Last step",
   "viewer.back": "Previous step",
   "viewer.forward": "Next step",
+  "viewer.reviewBack": "Back to the deal",
   "viewer.keys": "Arrow keys: step forwards and backwards; Home and End: first and last step.",
   "error.bad_name": "That name is not allowed (a control or invisible character, or too long).",
   "error.name_taken": "That name is taken.",

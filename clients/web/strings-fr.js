@@ -380,6 +380,7 @@ export default {
   "viewer.last": "Dernière étape",
   "viewer.back": "Étape précédente",
   "viewer.forward": "Étape suivante",
+  "viewer.reviewBack": "Retour à la donne",
   "viewer.keys": "Flèches : avancer et reculer ; Début et Fin : première et dernière étape.",
   "error.bad_name": "Ce nom n'est pas permis (caractère de contrôle ou invisible, ou trop long).",
   "error.name_taken": "Ce nom est déjà pris.",

@@ -380,6 +380,7 @@ export default {
   "viewer.last": "Laatste stap",
   "viewer.back": "Vorige stap",
   "viewer.forward": "Volgende stap",
+  "viewer.reviewBack": "Terug naar het spel",
   "viewer.keys": "Pijltjestoetsen: vooruit en terug; Home en End: eerste en laatste stap.",
   "error.bad_name": "Die naam mag niet (een stuur- of onzichtbaar teken, of te lang).",
   "error.name_taken": "Die naam is al bezet.",
