@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 TESTS = Path(__file__).resolve().parent
 FOLDER_MARKERS = {
@@ -41,6 +42,12 @@ SHARED_REDIS_ADDRESS = (
 # Where tasks.py asks for the service markers of the selected tests.
 SERVICES_FILE = "TAROT_TEST_SERVICES_FILE"
 
+
+# No property test fails for taking its time: on a loaded machine (CI beside other work) one
+# example can wait past Hypothesis's 200 ms deadline, or its data past the too_slow health
+# check, and pass when run again: "Flaky". The tests' own settings start from this profile.
+settings.register_profile("tarot", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tarot")
 
 # A test module that uses one of these helper modules needs the service behind it.
 HELPER_MARKERS = {"tests.clients.tmux": "terminal"}
