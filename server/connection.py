@@ -16,6 +16,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 
+import engine
 from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
 from protocol import models as m
 from protocol.convert import action_of
@@ -26,10 +27,11 @@ from . import transitions as tr
 from .clock import now_ms
 from .node import Node
 from .outbox import Outbox
-from .refusals import TableError
+from .refusals import TableError, TableUnavailable
 from .reviews import ConnectionReviews
 from .signin import Signing
 from .table import TableRuntime
+from .tabledata import TableData
 
 log = logging.getLogger("tarot.connection")
 SERVER_NAME = "cardavia-tarot/0.1"
@@ -379,7 +381,16 @@ class Connection:
         runtime.unsubscribe(self)
         session = self.session
         if seat is not None and not any(s.seat == seat for s in runtime.subscribers):
+            at = now_ms()
+
+            def build(d: TableData, s: engine.Deal | None) -> tr.Change:
+                return tr.dropped(d, s, seat, at, session)
+
             try:
-                await runtime.transact(lambda d, s: tr.dropped(d, s, seat, now_ms(), session))
+                await runtime.transact(build)
+            except TableUnavailable as e:
+                # Never lost: unmarked, the seat would wait for its player for good.
+                log.warning("table %s: marking seat %s away later: %s", runtime.table_id, seat, e)
+                runtime.commit_later(build)
             except TableError as e:
                 log.warning("table %s: could not mark seat %s away: %s", runtime.table_id, seat, e)

@@ -9,6 +9,8 @@ something from it: each retried until the store answers (issue 13.14).
   (which also fences it off) and the table is read again. The runtime then asks the
   follower whose action it was for its turn again if it did not land
   (PROTOCOL.md, section 14: the events that follow, or a new ask, tell).
+- A seat's drop whose commit failed: unmarked, the seat would never go away,
+  and a table waiting for its player's turn would wait for good.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Iterator
+from typing import TypeVar
 
 from .refusals import TableError
 from .store import OutcomeUnknown, StoreError, TableStore
 from .tabledata import StoredEvent, TableData
 
 log = logging.getLogger("tarot.table")
+B = TypeVar("B")  # a change to commit (a table runtime's ``Build``)
 
 
 def retry_pauses() -> Iterator[float]:
@@ -53,6 +57,19 @@ async def landed(store: TableStore, table: TableData) -> bool:
         except OutcomeUnknown:
             return True  # it can no longer tell: taken as kept, never asked again
         except StoreError:
+            await asyncio.sleep(next(pauses))
+
+
+async def until_done(transact: Callable[[B], Awaitable[object]], build: B) -> None:
+    """``transact(build)`` until the store takes it (or the table refuses it)."""
+    pauses = retry_pauses()
+    while True:
+        try:
+            await transact(build)
+            return
+        except TableError as e:
+            if e.code not in ("unavailable", "outcome_unknown"):
+                return
             await asyncio.sleep(next(pauses))
 
 

@@ -239,6 +239,11 @@ class TableRuntime:
         if not landed and asker is not None and self.delivery.turn == turn:
             self._carry(self.delivery.ask_again(asker))
 
+    def commit_later(self, build: Build) -> None:
+        """Commit ``build`` once the store answers again (a seat's drop, which must not be
+        lost to a store's blip); ``build`` must be harmless if it landed before."""
+        self._spawn(recovery.until_done(self.transact, build))
+
     async def _reload_now(self) -> None:
         async with self._lock:  # a load older than a commit made meanwhile is no news
             await self.reload()

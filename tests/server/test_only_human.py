@@ -6,6 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from server.app import App
+from server.settings import Settings
+from server.store import MemoryStore, StoreUnavailable
+from server.tabledata import StoredEvent, TableData
+
 from ..deal_seeds import deal_from, ordinary, where
 from .test_tables import create
 from .wire import WireClient, is_event
@@ -59,3 +64,41 @@ async def test_the_only_human_leaving_mid_deal_ends_the_table(url: str) -> None:
     await lobby.send({"type": "join", "table_id": table_id})
     refused = await lobby.until(lambda m: m["type"] == "error")
     assert refused["code"] == "table_full", refused  # it is finished
+
+
+class Blinking(MemoryStore):
+    """The store fails the next ``failures`` commits (a Redis blip), then works again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failures = 0
+
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise StoreUnavailable("redis did not answer within 2.0s")
+        await super().commit(table, events)
+
+
+async def test_a_drop_the_store_failed_to_record_is_recorded_once_it_answers() -> None:
+    store = Blinking()
+    app = await App.start(Settings(port=0, lease_ms=600), store=store)
+    try:
+        url = f"ws://127.0.0.1:{app.port}/"
+        player = await WireClient.open(url)
+        table_id = await create(player, deals=1, grace_seconds=0.2)
+        await player.request({"type": "join", "table_id": table_id, "seat": 0}, "joined")
+        watcher = await WireClient.open(url)
+        await watcher.request({"type": "watch", "table_id": table_id}, "watching")
+        await player.send({"type": "start"})
+        await player.until(lambda m: m["type"] == "your_turn", timeout=30)
+        store.failures = 2  # the drop's commit fails, and its first retry
+        await player.close()
+        # Before, the seat stayed "connected" for good: nobody bid for it, ever.
+        away = await watcher.until(
+            lambda m: is_event("seat")(m) and m["event"]["seat"]["seat"] == 0, timeout=10
+        )
+        assert away["event"]["seat"]["connected"] is False
+        await watcher.until(lambda m: is_event("bid")(m) and m["event"]["seat"] == 0, timeout=10)
+    finally:
+        await app.stop(drain_seconds=0)
