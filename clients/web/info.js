@@ -88,7 +88,7 @@ function trickLinesHTML(table, trick, ctx) {
   const rows = trick.cards.map((code, i) => {
     const seat = (trick.leader + i) % 4;
     const lead = i === 0 ? html` <span class="muted">(${t("trick.led")})</span>` : "";
-    return html`<li class="${seat === trick.winner ? "won" : ""}">${cardHTML(code, ctx, { cls: "mini" })}<span>${seatName(table, seat)}${lead}</span></li>`;
+    return html`<li class="${seat === trick.winner ? "took" : ""}">${cardHTML(code, ctx, { cls: "mini" })}<span>${seatName(table, seat)}${lead}</span></li>`;
   });
   return html`<ol class="trick-lines">${rows}</ol>`;
 }

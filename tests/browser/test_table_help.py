@@ -189,6 +189,11 @@ async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
     lines = await player.page.locator("[data-section=last-trick] .trick-lines li").all_inner_texts()
     assert len(lines) == 4
     assert "(leads)" in lines[0]
+    # Each name stays in its column, the winner's too when it also led ("Player 1 (leads)"
+    # ran over the next name): the page's last trick, led and won by this player, redrawn.
+    was = await player.page.evaluate(LAST_TRICK_LED_AND_WON_BY, [0, 0])
+    assert await player.page.evaluate(NAMES_OUT_OF_COLUMN) == []
+    await player.page.evaluate(LAST_TRICK_LED_AND_WON_BY, was)  # the page's picture as it was
     await player.page.click("[data-section=all-tricks] summary")
     shown = await player.page.locator("[data-section=all-tricks] .all-tricks > li").count()
     assert shown == len(tricks)
@@ -252,6 +257,20 @@ LABEL_COVERED = """(selector) => {
 }"""
 
 
+LAST_TRICK_LED_AND_WON_BY = """async ([leader, winner]) => {
+    const render = await import('./render.js');
+    const last = window.cardavia.app.table.deal.tricks.at(-1);
+    const was = [last.leader, last.winner];
+    [last.leader, last.winner] = [leader, winner];
+    render.renderTable();
+    return was;
+}"""
+NAMES_OUT_OF_COLUMN = """() => [...document.querySelectorAll(
+        '[data-section=last-trick] .trick-lines li')].flatMap(li => {
+    const [box, name] = [li.getBoundingClientRect(), li.querySelector(':scope > span:not(.card)')];
+    const r = name.getBoundingClientRect();
+    return r.left < box.left - 1 || r.right > box.right + 1 ? [name.innerText] : [];
+})"""
 UNDER_WAY = """() => {
     const trick = window.cardavia.app.table.deal.trick;
     return Boolean(trick && trick.winner === null && trick.cards.length > 0);
