@@ -156,7 +156,7 @@ async def tarot_run(
 async def measure(
     run: Run, tasks: list[asyncio.Task[None]], sockets: list[ClientConnection], seconds: float
 ) -> None:
-    await asyncio.sleep(1.0)  # warm up
+    await asyncio.sleep(min(1.0, seconds))  # warm up (as long as the window, up to 1 s)
     run.measuring = True
     await asyncio.sleep(seconds)
     run.measuring = False
