@@ -30,9 +30,17 @@ OFF_SCREEN = """() => {
 OVERFLOW = "() => document.getElementById('app').scrollWidth - window.innerWidth"
 SET_HAND = """async (hand) => {
     const render = await import('./render.js');
-    window.cardavia.app.table.deal.hand = hand;
+    const deal = window.cardavia.app.table.deal;
+    [deal.hand, deal.fromChien] = [hand, hand];  // every card badged as from the chien
     render.renderTable();
 }"""
+# The badges (from the chien, refused) whose middle is under another card.
+HIDDEN_BADGES = """() => [...document.querySelectorAll('#hand .chien-badge, #hand .no-badge')]
+    .filter(badge => {
+        const r = badge.getBoundingClientRect();
+        const on = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+        return on?.closest('.card') !== badge.closest('.card');
+    }).map(badge => badge.closest('.card').dataset.card)"""
 BOX = """(sel) => { const r = document.querySelector(sel)?.getBoundingClientRect();
     return r ? [r.left, r.top, r.right, r.bottom] : null; }"""
 
@@ -155,4 +163,7 @@ async def test_a_phone_hand_shows_every_card_readable_and_big_enough_to_tap(
     await player.page.set_viewport_size({"width": 360, "height": 740})
     assert len(await player.hand()) == 24
     await check_tap_targets(player, artifacts, "hand-360x740-24-cards")
+    # The taker sees which cards came from the chien in every row.
+    assert await player.page.locator("#hand .chien-badge").count() == 24
+    assert await player.page.evaluate(HIDDEN_BADGES) == []
     assert player.errors == []
