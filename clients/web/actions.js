@@ -1,12 +1,13 @@
 // @ts-check
 // What the player does: join, create, watch, leave, act, and the clicks on the hand.
 
-import { newTable } from "./game.js";
 import { errorText, t } from "./i18n.js";
+import { cardState, handMode } from "./prompt.js";
+import { clearQueue } from "./queue.js";
 import { clearHash, renderAll, renderMain, renderTable, toast } from "./render.js";
 import { clearSession, heartbeat, loadHistory, storeSession } from "./session.js";
-import { app, freshUi } from "./state.js";
-import { cardState, handMode } from "./prompt.js";
+import { app } from "./state.js";
+import { dispatch } from "./store.js";
 
 function playerName() {
   return (app.lobby.name || "").trim().slice(0, 40);
@@ -22,15 +23,12 @@ export async function joinTable(tableId, seat, invite, options) {
 }
 
 export function enterTable(tableId, seat, token, invite, options) {
-  app.table = newTable(tableId, seat);
-  app.table.summary.options = options || {};
-  app.queue = [];
-  app.receivedSeq = 0;
-  app.ui = freshUi();
+  clearQueue();
+  dispatch("enterTable", tableId, seat, options || {});
+  dispatch("tab", "table");
   storeSession({ table_id: tableId, token, seat, invite: invite || null, options: options || {} });
   heartbeat();
   clearHash();
-  app.tab = "table";
   renderAll();
 }
 
@@ -47,16 +45,14 @@ export async function createAndJoin(options, startNow) {
 
 export async function watch(tableId, invite, quiet = false) {
   try {
-    app.table = newTable(tableId, null);
-    app.queue = [];
-    app.receivedSeq = 0;
-    app.ui = freshUi();
+    clearQueue();
+    dispatch("enterTable", tableId, null);
     await app.net.request({ type: "watch", table_id: tableId, invite: invite || null }, ["watching"]);
     storeSession({ table_id: tableId, watch: true, invite: invite || null });
     clearHash();
     renderAll();
   } catch (err) {
-    app.table = null;
+    dispatch("leaveTable");
     if (quiet) clearSession();
     toast(errorText(err));
     renderAll();
@@ -75,8 +71,7 @@ export async function refreshTables() {
       msg = await app.net.request({ type: "list_tables", after: msg.next }, ["tables"]);
       tables.push(...msg.tables);
     }
-    lobby.tables = unique(tables);
-    lobby.next = msg.next ?? null;
+    dispatch("tables", unique(tables), msg.next ?? null);
     if (!app.table) renderMain();
   } catch {
     // offline meanwhile: the next refresh (or the reconnection) lists them again
@@ -89,9 +84,7 @@ export async function moreTables() {
   if (!app.net || !app.net.online || !lobby.next) return;
   try {
     const msg = await app.net.request({ type: "list_tables", after: lobby.next }, ["tables"]);
-    lobby.tables = unique([...lobby.tables, ...msg.tables]);
-    lobby.next = msg.next ?? null;
-    lobby.pages += 1;
+    dispatch("tables", unique([...lobby.tables, ...msg.tables]), msg.next ?? null, lobby.pages + 1);
     if (!app.table) renderMain();
   } catch (err) {
     if (err && err.code === "bad_cursor") refreshTables(); // another server: start again
@@ -107,12 +100,11 @@ function unique(tables) {
 
 export function act(action) {
   if (!app.table || !app.table.legal) return;
-  app.ui.lastLegal = app.table.legal;
   if (!app.net.send({ type: "act", action })) {
     toast(t("conn.offline"));
     return;
   }
-  app.table.legal = null;
+  dispatch("acted");
   renderTable();
 }
 
@@ -126,9 +118,8 @@ export async function leave() {
     }
   }
   clearSession();
-  app.table = null;
-  app.queue = [];
-  app.ui = freshUi();
+  clearQueue();
+  dispatch("leaveTable");
   renderAll();
   refreshTables();
 }
@@ -146,10 +137,10 @@ export function copyInvite() {
   if (!input) return;
   input.select();
   const done = () => {
-    app.ui.copied = true;
+    dispatch("choose", { copied: true });
     renderTable();
     setTimeout(() => {
-      app.ui.copied = false;
+      dispatch("choose", { copied: false });
       renderTable();
     }, 2000);
   };
@@ -177,30 +168,28 @@ export function clickCard(code, confirmed = false) {
   if (!table || !table.deal) return;
   const mode = handMode(table, app.ui);
   const st = cardState(code, table, app.ui, mode);
-  app.ui.focus = code;
+  dispatch("choose", { focus: code });
   if (mode === "play") {
     if (!st.usable) {
       if (table.legal && app.ui.pending === null) askWhy(code);
       return;
     }
-    app.ui.reason = null;
     if (confirmsCards() && !confirmed && app.ui.chosen !== code) {
-      app.ui.chosen = code;
+      dispatch("choose", { reason: null, chosen: code });
       renderTable();
       return;
     }
-    app.ui.chosen = null;
-    app.ui.pending = code;
+    dispatch("choose", { reason: null, chosen: null, pending: code });
     act({ kind: "play", card: code });
     return;
   }
   if (mode === "discard") {
     if (!st.usable) {
-      app.ui.reason = st.reason;
+      dispatch("choose", { reason: st.reason });
       renderTable();
       return;
     }
-    app.ui.reason = null;
+    dispatch("choose", { reason: null });
     toggle(code, table.legal.discard.count);
     return;
   }
@@ -216,15 +205,12 @@ export function clickCard(code, confirmed = false) {
  * (must_follow_suit, must_trump, must_overtrump), which the page translates.
  */
 function askWhy(code) {
-  app.ui.asking = code;
+  dispatch("choose", { asking: code });
   app.net.send({ type: "act", action: { kind: "play", card: code } });
 }
 
 function toggle(code, max) {
-  const sel = app.ui.selected;
-  if (sel.has(code)) sel.delete(code);
-  else if (sel.size < max) sel.add(code);
-  else app.ui.reason = t("discard.full", { n: max });
+  dispatch("toggle", code, max, t("discard.full", { n: max }));
   renderTable();
 }
 
@@ -234,28 +220,24 @@ export function resume(session) {
   const same = app.table && app.table.tableId === session.table_id && app.receivedSeq > 0;
   const lastSeq = same ? app.receivedSeq : null;
   if (!same) {
-    app.table = newTable(session.table_id, session.seat);
-    app.table.summary.options = session.options || {};
-    app.table.history = loadHistory(session.table_id);
-    app.queue = [];
-    app.receivedSeq = 0;
-    app.ui = freshUi();
+    clearQueue();
+    dispatch("enterTable", session.table_id, session.seat, session.options || {}, loadHistory(session.table_id));
   }
-  app.fastUntil = performance.now() + 1500;
+  dispatch("fastUntil", performance.now() + 1500);
   const request = { type: "resume", token: session.token };
   if (lastSeq !== null) request.last_seq = lastSeq;
   app.net
     .request(request, ["joined"])
     .then((joined) => {
-      app.table.seat = joined.seat;
+      dispatch("seated", joined.seat);
       heartbeat();
       renderAll();
     })
     .catch((err) => {
       if (err.code === "disconnected" || err.code === "timeout") return;
       clearSession();
-      app.table = null;
-      app.queue = [];
+      clearQueue();
+      dispatch("leaveTable");
       toast(t("toast.seatGone"));
       renderAll();
       refreshTables();

@@ -19,34 +19,36 @@ import {
   setTab,
   updateTimers,
 } from "./render.js";
+import { queueState } from "./queue.js";
 import { chooseServer } from "./servers.js";
 import { heartbeat, loadSession } from "./session.js";
 import { app, params } from "./state.js";
+import { dispatch } from "./store.js";
 
 function boot() {
   installSprite();
   installHeader();
   applyDisplay(app.display);
-  app.session = loadSession();
+  dispatch("session", loadSession());
   readHash();
   document.addEventListener("click", onClick);
   document.addEventListener("change", onChange);
   document.addEventListener("input", onInput);
   document.addEventListener("submit", onSubmit);
   document.addEventListener("pointerdown", (e) => {
-    app.keyboardUser = false;
+    dispatch("keyboard", false);
     const target = /** @type {Element} */ (e.target);
     if (!target.closest?.(".controls, #display-toggle")) showSettings(false);
   });
   document.addEventListener("keydown", (e) => {
     if (["Tab", "ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Enter", " "].includes(e.key)) {
-      app.keyboardUser = true;
+      dispatch("keyboard", true);
     }
     if (e.key === "Escape" && document.querySelector(".topbar.open")) {
       showSettings(false);
       document.getElementById("display-toggle").focus();
     } else if (e.key === "Escape" && app.ui.sheetFor !== null) {
-      app.ui.sheetFor = null;
+      dispatch("choose", { sheetFor: null });
       renderTable();
     }
   });
@@ -55,7 +57,7 @@ function boot() {
   });
   window.addEventListener("hashchange", () => {
     readHash();
-    if (window.location.hash === "") app.tab = "table";
+    if (window.location.hash === "") dispatch("tab", "table");
     renderAll();
   });
   setInterval(() => {
@@ -66,11 +68,11 @@ function boot() {
   setInterval(heartbeat, 2000);
   window.addEventListener("resize", layoutHand);
   const server = chooseServer(params);
-  app.lobby.askServer = server.ask;
+  dispatch("askServer", server.ask);
   renderAll();
   connectTo(server.url);
   // A handle for tests and the curious: the state, and a way to drop the connection.
-  /** @type {any} */ (window).cardavia = { app, drop: () => app.net.drop() };
+  /** @type {any} */ (window).cardavia = { app, drop: () => app.net.drop(), queue: queueState };
 }
 
 boot();

@@ -8,14 +8,14 @@ import { cardName } from "./cards.js";
 import { errorText, t } from "./i18n.js";
 import { announceLive } from "./narrate.js";
 import { Connection } from "./net.js";
-import { enqueue } from "./queue.js";
+import { clearQueue, enqueue } from "./queue.js";
 import { renderAll, renderConn, renderMain, renderTable, toast } from "./render.js";
-import { onReviewMessage } from "./review.js";
 import { issuedBy } from "./servers.js";
 import { app } from "./state.js";
+import { dispatch } from "./store.js";
 
 export function onStatus(status) {
-  app.conn = status;
+  dispatch("connection", status);
   renderConn();
   if (app.table) renderTable();
 }
@@ -34,7 +34,7 @@ export function onReady() {
 
 /** @param {import("./messages").ServerMessage} msg */
 function onMessage(msg) {
-  if (onReviewMessage(app.review, msg)) {
+  if (dispatch("reviewMessage", msg)) {
     renderTable();
     return;
   }
@@ -50,18 +50,17 @@ function onMessage(msg) {
           return;
         }
       }
-      if (msg.type !== "your_turn") app.receivedSeq = msg.seq;
+      if (msg.type !== "your_turn") dispatch("received", msg.seq);
       enqueue(msg);
       return;
     case "tables":
-      app.lobby.tables = msg.tables;
+      dispatch("tables", msg.tables);
       if (!app.table) renderMain();
       return;
     case "bye":
       if (msg.reason === "replaced") {
-        app.replaced = true;
         app.net.stop();
-        app.conn = "replaced";
+        dispatch("replaced", true);
         renderAll();
       }
       return;
@@ -80,16 +79,13 @@ function onError(msg) {
   if (app.ui.asking !== null && msg.re === undefined) {
     // The refusal of a card clicked though not playable: say why, by the card.
     const card = cardName(app.ui.asking, app.lang, app.face);
-    app.ui.asking = null;
-    app.ui.reason = t("hand.refused", { card, reason: errorText(msg) });
-    announceLive(app.ui.reason);
+    const reason = t("hand.refused", { card, reason: errorText(msg) });
+    dispatch("choose", { asking: null, reason });
+    announceLive(reason);
     renderTable();
     return;
   }
-  if (app.ui.pending !== null || app.ui.lastLegal) {
-    if (app.table && app.ui.lastLegal && !app.table.legal) app.table.legal = app.ui.lastLegal;
-    app.ui.pending = null;
-  }
+  if (app.ui.pending !== null || app.ui.lastLegal) dispatch("refused");
   toast(errorText(msg));
   renderAll();
 }
@@ -98,9 +94,7 @@ function onError(msg) {
 /** Talk to `url` from now on (the page's own server, or one the player agreed to). */
 export function connectTo(url) {
   if (app.net) app.net.stop();
-  app.table = null;
-  app.queue = [];
-  app.receivedSeq = 0;
-  app.net = new Connection(url, { onMessage, onStatus, onReady });
+  clearQueue();
+  dispatch("connecting", new Connection(url, { onMessage, onStatus, onReady }));
   app.net.connect();
 }

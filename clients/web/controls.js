@@ -22,10 +22,11 @@ import { poigneePool } from "./game.js";
 import { errorText, setLang, t } from "./i18n.js";
 import { formOptions } from "./lobby.js";
 import { clearHash, renderAll, renderMain, renderTable, setTab, toast } from "./render.js";
-import { goTo, nextMarked, reviewId, startReview } from "./review.js";
+import { nextMarked, reviewId, startReview } from "./review.js";
 import { consentTo } from "./servers.js";
 import { storeSession } from "./session.js";
 import { app } from "./state.js";
+import { dispatch } from "./store.js";
 
 const ACTIONS = {
   // A game against the AI is private: strangers cannot take an AI seat from the lobby.
@@ -56,28 +57,27 @@ const ACTIONS = {
     if (inv) watch(inv.table_id, inv.invite);
   },
   "dismiss-invite": () => {
-    app.lobby.invite = null;
     clearHash();
     renderMain();
   },
   start: () => app.net.send({ type: "start" }),
   leave: () => leave(),
   "leave-ask": () => {
-    app.ui.confirmLeave = true;
+    dispatch("choose", { confirmLeave: true });
     renderTable();
     /** @type {HTMLElement | null} */ (document.querySelector("[data-key=leave-cancel]"))?.focus();
   },
   "leave-cancel": () => {
-    app.ui.confirmLeave = false;
+    dispatch("choose", { confirmLeave: false });
     renderTable();
   },
   "chelem-ask": () => {
-    app.ui.confirmChelem = true;
+    dispatch("choose", { confirmChelem: true });
     renderTable();
     /** @type {HTMLElement | null} */ (document.querySelector("[data-key=chelem-back]"))?.focus();
   },
   "chelem-back": () => {
-    app.ui.confirmChelem = false;
+    dispatch("choose", { confirmChelem: false });
     renderTable();
   },
   "play-chosen": () => {
@@ -93,8 +93,7 @@ const ACTIONS = {
   },
   "discard-clear": () => {
     const rule = app.table?.legal?.discard;
-    app.ui.selected = new Set(rule ? rule.required : []);
-    app.ui.reason = null;
+    dispatch("choose", { selected: new Set(rule ? rule.required : []), reason: null });
     renderTable();
   },
   chelem: (arg) => act({ kind: "chelem", announce: arg === "yes" }),
@@ -106,10 +105,12 @@ const ACTIONS = {
     const legal = app.table?.legal;
     const offer = legal?.poignees.find((o) => o.level === arg);
     if (!offer) return;
-    app.ui.poignee = { level: offer.level, size: offer.size };
-    app.ui.selected = new Set(offer.cards);
-    app.ui.pool = poigneePool(app.table.deal.hand, legal.poignees);
-    app.ui.reason = null;
+    dispatch("choose", {
+      poignee: { level: offer.level, size: offer.size },
+      selected: new Set(offer.cards),
+      pool: poigneePool(app.table.deal.hand, legal.poignees),
+      reason: null,
+    });
     renderTable();
   },
   "poignee-confirm": () => {
@@ -117,24 +118,23 @@ const ACTIONS = {
     act({ kind: "poignee", cards: sortHand([...app.ui.selected]) });
   },
   "poignee-cancel": () => {
-    app.ui.poignee = null;
-    app.ui.selected = new Set();
+    dispatch("choose", { poignee: null, selected: new Set() });
     renderTable();
   },
   "next-deal": () => {
     if (app.net.send({ type: "next_deal" })) {
-      app.table.ready = true;
+      dispatch("ready");
       renderTable();
     }
   },
   "close-sheet": () => {
-    app.ui.sheetFor = null;
+    dispatch("choose", { sheetFor: null });
     renderTable();
   },
   "close-sheet-backdrop": () => {},
   "show-sheet": () => {
     const h = app.table?.history;
-    if (h && h.length) app.ui.sheetFor = h[h.length - 1].deal_number;
+    if (h && h.length) dispatch("choose", { sheetFor: h[h.length - 1].deal_number });
     renderTable();
   },
   "play-again": () => playAgain(),
@@ -144,10 +144,10 @@ const ACTIONS = {
     if (!record) return;
     const same = app.review && app.review.deal === deal && app.review.tableId === app.table.tableId;
     if (!same || app.review.status === "failed") {
-      app.review = { ...startReview(deal, record), tableId: app.table.tableId };
+      dispatch("review", { ...startReview(deal, record), tableId: app.table.tableId });
       app.net.send({ type: "review_deal", deal_number: deal, id: reviewId(deal) });
     }
-    app.ui.reviewOpen = true;
+    dispatch("choose", { reviewOpen: true });
     renderTable();
   },
   "review-step": (arg) => reviewMove(Number(arg)),
@@ -155,7 +155,7 @@ const ACTIONS = {
   "review-next": () => reviewMove(app.review.step + 1),
   "review-next-mark": () => reviewMove(nextMarked(app.review)),
   "close-review": () => {
-    app.ui.reviewOpen = false;
+    dispatch("choose", { reviewOpen: false });
     renderTable();
   },
   "save-record": (arg) => {
@@ -171,12 +171,12 @@ const ACTIONS = {
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   },
   "take-back": () => {
-    app.replaced = false;
+    dispatch("replaced", false);
     app.net.connect();
   },
   "play-here": () => {
     const session = app.lobby.elsewhere;
-    app.lobby.elsewhere = null;
+    dispatch("elsewhere", null);
     if (!session) return;
     storeSession(session);
     onReady();
@@ -186,12 +186,12 @@ const ACTIONS = {
     const url = app.lobby.askServer;
     if (!url) return;
     consentTo(url);
-    app.lobby.askServer = null;
+    dispatch("askServer", null);
     connectTo(url);
     renderAll();
   },
   "server-stay": () => {
-    app.lobby.askServer = null;
+    dispatch("askServer", null);
     const query = new URLSearchParams(window.location.search);
     query.delete("server");
     const search = query.toString();
@@ -211,7 +211,7 @@ export function showSettings(open) {
 
 function reviewMove(step) {
   if (!app.review) return;
-  goTo(app.review, step);
+  dispatch("reviewStep", step);
   renderTable();
 }
 
@@ -236,16 +236,15 @@ export function onChange(e) {
   if (el.form && el.form.id === "create-form") rememberForm(el.form);
   switch (el.dataset.change) {
     case "player-name":
-      app.lobby.name = el.value.trim().slice(0, 40);
-      saved.set("name", app.lobby.name);
+      rememberName(el.value);
       break;
     case "multi-deals":
-      app.lobby.multiDeals = Number(el.value) || 5;
+      dispatch("lobbyChoice", "multiDeals", Number(el.value) || 5);
       saved.set("multiDeals", app.lobby.multiDeals);
       renderMain();
       break;
     case "quick-ai":
-      app.lobby.quickAi = el.value;
+      dispatch("lobbyChoice", "quickAi", el.value);
       saved.set("quickAi", app.lobby.quickAi);
       break;
     case "endless": {
@@ -257,17 +256,16 @@ export function onChange(e) {
       break;
   }
   if (el.dataset.setting) {
-    app.settings[el.dataset.setting] = el.checked;
+    dispatch("setting", el.dataset.setting, el.checked);
     saved.set(el.dataset.setting, el.checked);
-    app.ui.chosen = null;
     renderAll();
     return;
   }
   if (el.id === "lang-select") {
-    app.lang = setLang(el.value);
+    dispatch("lang", setLang(el.value));
     renderAll();
   } else if (el.id === "face-select") {
-    app.face = el.value === "french" ? "french" : "marseille";
+    dispatch("face", el.value === "french" ? "french" : "marseille");
     saved.set("face", app.face);
     renderAll();
   }
@@ -276,12 +274,18 @@ export function onChange(e) {
 /** Keep what was typed in the create form across re-renders of the lobby. */
 function rememberForm(form) {
   const options = formOptions(form);
-  app.lobby.form = {
+  dispatch("lobbyChoice", "form", {
     ...options,
     deals: Number(form.elements.namedItem("deals").value) || app.lobby.form.deals,
     endless: options.deals === null,
     turn_seconds: options.turn_seconds || 0,
-  };
+  });
+}
+
+/** The player's name, as typed (remembered for the next visit). */
+function rememberName(value) {
+  dispatch("lobbyChoice", "name", value.trim().slice(0, 40));
+  saved.set("name", app.lobby.name);
 }
 
 export function onInput(e) {
@@ -291,12 +295,11 @@ export function onInput(e) {
     return;
   }
   if (el.dataset.change === "player-name") {
-    app.lobby.name = el.value.trim().slice(0, 40);
-    saved.set("name", app.lobby.name);
+    rememberName(el.value);
     return;
   }
   if (el.dataset.slider) {
-    app.display[el.dataset.slider] = Number(el.value);
+    dispatch("display", el.dataset.slider, Number(el.value));
     applyDisplay(app.display);
     saveDisplay(app.display);
   }

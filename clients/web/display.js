@@ -63,12 +63,12 @@ export function applyDisplay(settings, doc = document) {
   root.style.setProperty("--grain-opacity", grain.toFixed(3));
   const matrix = doc.getElementById("temperature-matrix");
   if (matrix) matrix.setAttribute("values", temperatureMatrix(temp));
-  const app = doc.getElementById("app");
-  if (app) {
+  const page = doc.getElementById("app");
+  if (page) {
     const filters = [];
     if (Math.abs(contrast - 1) > 0.001) filters.push(`contrast(${contrast.toFixed(3)})`);
     if (Math.abs(temp) > 0.001) filters.push("url(#temperature)");
-    app.style.filter = filters.join(" ") || "none";
+    page.style.filter = filters.join(" ") || "none";
   }
   const grainEl = doc.getElementById("grain");
   if (grainEl) {

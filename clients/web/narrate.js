@@ -6,6 +6,7 @@ import { cardName } from "./cards.js";
 import { contractLabel, t } from "./i18n.js";
 import { renderTable } from "./render.js";
 import { app, SPEED } from "./state.js";
+import { dispatch } from "./store.js";
 import { seatLabel } from "./seats.js";
 
 export function narrate(table, ev, quiet) {
@@ -60,16 +61,15 @@ export function narrate(table, ev, quiet) {
       break;
   }
   if (line) {
-    app.ui.log.push(line);
-    if (app.ui.log.length > 40) app.ui.log.shift();
+    dispatch("logLine", line);
     if (!quiet) announceLive(line());
   }
   if (announce && !quiet) {
     const key = `${ev.kind}-${table.seq}`;
-    app.ui.announce = { key, text: announce };
+    dispatch("choose", { announce: { key, text: announce } });
     setTimeout(() => {
       if (app.ui.announce && app.ui.announce.key === key) {
-        app.ui.announce = null;
+        dispatch("choose", { announce: null });
         renderTable();
       }
     }, 2600 * Math.max(SPEED, 0.3));

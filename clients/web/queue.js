@@ -5,12 +5,12 @@
 
 import { turnAlert } from "./alert.js";
 import { sleep } from "./dom.js";
-import { applyFrame } from "./game.js";
 import { t } from "./i18n.js";
 import { announceLive, narrate } from "./narrate.js";
 import { renderTable } from "./render.js";
 import { storeHistory } from "./session.js";
 import { app, SPEED } from "./state.js";
+import { dispatch } from "./store.js";
 
 // Pauses after each event, in ms at speed 1: long enough to follow, short enough to flow.
 const PAUSES = {
@@ -29,10 +29,29 @@ const PAUSES = {
 
 /** @typedef {import("./game.js").TableFrame} TableFrame */
 
+// The frames waiting to be shown, and the pump's clock: the queue's own, not the page's
+// state (the picture changes only when a frame is shown, by the store's `frame` action).
+const waiting = {
+  /** @type {TableFrame[]} */
+  frames: [],
+  pumping: false,
+  nextAt: 0,
+};
+
 /** @param {TableFrame} msg */
 export function enqueue(msg) {
-  app.queue.push(msg);
+  waiting.frames.push(msg);
   pump();
+}
+
+/** How many frames wait, and whether they are being shown (for tests: window.cardavia). */
+export function queueState() {
+  return { frames: waiting.frames.length, pumping: waiting.pumping };
+}
+
+/** Frames of a table no longer followed are not shown. */
+export function clearQueue() {
+  waiting.frames = [];
 }
 
 /** @param {TableFrame} msg */
@@ -42,34 +61,33 @@ function significant(msg) {
 
 function catchingUp() {
   if (performance.now() < app.fastUntil) return true;
-  return app.queue.filter(significant).length > 30;
+  return waiting.frames.filter(significant).length > 30;
 }
 
 async function pump() {
-  if (app.pumping) return;
-  app.pumping = true;
+  if (waiting.pumping) return;
+  waiting.pumping = true;
   try {
-    while (app.queue.length) {
-      const wait = app.nextAt - performance.now();
+    while (waiting.frames.length) {
+      const wait = waiting.nextAt - performance.now();
       if (wait > 0 && !catchingUp()) await sleep(wait);
-      const msg = app.queue.shift();
+      const msg = waiting.frames.shift();
       if (!msg) break;
       const fast = catchingUp();
       const after = handle(msg, fast);
       const pause = fast ? 0 : pauseFor(msg) * SPEED;
-      app.nextAt = performance.now() + pause;
+      waiting.nextAt = performance.now() + pause;
       if (after) {
         if (pause > 0) await sleep(pause);
         await after(fast);
-        app.nextAt = performance.now();
+        waiting.nextAt = performance.now();
       }
       renderTable();
     }
   } finally {
-    app.pumping = false;
+    waiting.pumping = false;
   }
 }
-
 /** @param {TableFrame} msg */
 function pauseFor(msg) {
   if (msg.type !== "event") return 0;
@@ -88,58 +106,30 @@ function pauseFor(msg) {
 function handle(msg, quiet = false) {
   const table = app.table;
   if (!table) return null;
-  if (!applyFrame(table, msg)) return null;
-  if (msg.type === "snapshot") {
-    resetChoice();
-    if (table.legal) prepareChoice(table.legal);
-    return null;
-  }
+  const seq = table.seq;
+  dispatch("frame", msg);
+  if (msg.type === "snapshot") return null;
   if (msg.type === "your_turn") {
-    resetChoice();
-    prepareChoice(msg.legal);
+    if (msg.seq < seq) return null; // older than the picture: nothing changed
     announceLive(t("turn.yours"));
     if (!quiet) turnAlert();
-    app.focusTurn = true;
     return null;
   }
   const ev = msg.event;
   narrate(table, ev, quiet);
-  if (ev.kind === "deal_started") {
-    app.ui.sheetFor = null;
-    app.ui.seen = new Map();
-  }
-  if (ev.kind === "turn" && ev.seat !== table.seat) resetChoice();
   if (ev.kind === "score") storeHistory(table);
-  if (ev.kind === "score" && ev.sheet.status === "played") app.ui.sheetFor = ev.deal_number;
-  if (ev.kind === "table_over" && table.history.length) app.ui.sheetFor = table.history[table.history.length - 1].deal_number;
   if (ev.kind === "trick") {
     // After the pause, the cards slide to the winner, then the centre is cleared.
     return async (fast) => {
       const d = table.deal;
       if (!d || !d.trick || d.trick.winner === null) return;
       if (!fast && SPEED > 0) {
-        d.trick.leaving = true;
+        dispatch("trickLeaving", table);
         renderTable();
         await sleep(320);
       }
-      if (d.trick && d.trick.winner !== null) d.trick = null;
+      dispatch("trickGone", table);
     };
   }
   return null;
-}
-
-export function resetChoice() {
-  app.ui.selected = new Set();
-  app.ui.reason = null;
-  app.ui.poignee = null;
-  app.ui.pool = new Set();
-  app.ui.pending = null;
-  app.ui.asking = null;
-  app.ui.chosen = null;
-  app.ui.confirmChelem = false;
-  app.ui.lastLegal = null;
-}
-
-function prepareChoice(legal) {
-  if (legal.discard) app.ui.selected = new Set(legal.discard.required);
 }

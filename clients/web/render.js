@@ -10,6 +10,7 @@ import { rulesHTML } from "./rules.js";
 import { reviewHTML } from "./review.js";
 import { sheetHTML } from "./sheet.js";
 import { app } from "./state.js";
+import { dispatch } from "./store.js";
 import { tableParts } from "./table.js";
 
 export function inviteLink() {
@@ -34,11 +35,11 @@ function onHandKey(e) {
   buttons[i].tabIndex = -1;
   buttons[next].tabIndex = 0;
   buttons[next].focus();
-  app.ui.focus = buttons[next].dataset.card;
+  dispatch("choose", { focus: buttons[next].dataset.card });
 }
 
 export function setTab(tab) {
-  app.tab = tab;
+  dispatch("tab", tab);
   const hash = tab === "rules" ? "#rules" : "";
   if (window.location.hash !== hash) window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}${hash}`);
   renderAll();
@@ -48,13 +49,13 @@ export function setTab(tab) {
 export function readHash() {
   const hash = window.location.hash.replace(/^#/, "");
   if (hash === "rules") {
-    app.tab = "rules";
+    dispatch("tab", "rules");
     return;
   }
   const p = new URLSearchParams(hash);
   if (p.get("join")) {
-    app.lobby.invite = { table_id: p.get("join"), invite: p.get("invite") || null };
-    app.tab = "table";
+    dispatch("invite", { table_id: p.get("join"), invite: p.get("invite") || null });
+    dispatch("tab", "table");
   }
 }
 
@@ -62,7 +63,7 @@ export function clearHash() {
   if (window.location.hash && window.location.hash !== "#rules") {
     window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
   }
-  app.lobby.invite = null;
+  dispatch("invite", null);
 }
 
 let toastTimer = null;
@@ -203,15 +204,15 @@ function restoreSheet(layer, kept) {
   const sheet = layer.querySelector(".sheet");
   if (!kept || !sheet || sheet.className !== kept.kind || sheet.dataset.deal !== kept.deal) return;
   sheet.closest(".overlay")?.classList.add("redrawn");
-  sheet.querySelectorAll("details").forEach((d, i) => {
-    if (i < kept.open.length) d.open = kept.open[i];
+  sheet.querySelectorAll("details").forEach((folded, i) => {
+    if (i < kept.open.length) folded.open = kept.open[i];
   });
   sheet.scrollTop = kept.scroll;
 }
 
 /** A new turn: bring the keyboard focus to it, unless the player is busy elsewhere. */
 function focusTurn() {
-  app.focusTurn = false;
+  dispatch("focusDone");
   if (!app.keyboardUser) return; // a mouse or touch player keeps the page as it is
   const active = document.activeElement;
   const idle = !active || active === document.body || active.closest("#hand, #prompt, #centre, #seats");

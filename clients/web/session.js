@@ -4,6 +4,7 @@
 
 import { saved, tabSaved } from "./dom.js";
 import { app } from "./state.js";
+import { dispatch } from "./store.js";
 
 /**
  * This tab's seat, else the one remembered by the browser, unless another tab
@@ -15,7 +16,7 @@ export function loadSession() {
   const remembered = saved.get("session");
   const alive = saved.get("alive");
   if (remembered && alive && alive.key === sessionKey(remembered) && Date.now() - alive.at < 5000) {
-    app.lobby.elsewhere = remembered;
+    dispatch("elsewhere", remembered);
     return null;
   }
   return remembered;
@@ -32,7 +33,7 @@ export function heartbeat() {
 /** Remember a seat (or a table watched), with the server that issued it. */
 export function storeSession(session) {
   session = { ...session, server: app.net ? app.net.url : null };
-  app.session = session;
+  dispatch("session", session);
   tabSaved.set("session", session);
   saved.set("session", session);
 }
@@ -49,7 +50,7 @@ export function loadHistory(tableId) {
 }
 
 export function clearSession() {
-  app.session = null;
+  dispatch("session", null);
   tabSaved.set("session", null);
   saved.set("session", null);
   saved.set("alive", null);

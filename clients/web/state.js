@@ -1,6 +1,7 @@
 // @ts-check
 // The client's state, shared by its modules: settings, the connection, the table
-// picture, the event queue and what the player is choosing right now.
+// picture and what the player is choosing right now. Modules read it; only the named
+// actions of store.js change it (and game.js's fold, for the table picture).
 
 import { loadDisplay } from "./display.js";
 import { saved } from "./dom.js";
@@ -41,10 +42,7 @@ export const app = {
   net: null,
   table: null,
   session: null,
-  queue: [],
-  pumping: false,
-  nextAt: 0,
-  fastUntil: 0,
+  fastUntil: 0, // no pauses between events until then (a resume catching up)
   receivedSeq: 0,
   replaced: false,
   review: null, // the deal review asked for last (review.js)

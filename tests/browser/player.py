@@ -331,9 +331,9 @@ class Player:
             if did is None:
                 await asyncio.sleep(0.05)
         state = await self.page.evaluate(
-            """() => { const a = window.cardavia.app; return {
-                legal: a.table && a.table.legal, pending: a.ui.pending, queue: a.queue.length,
-                pumping: a.pumping, conn: a.conn, seq: a.table && a.table.seq,
+            """() => { const a = window.cardavia.app; const q = window.cardavia.queue(); return {
+                legal: a.table && a.table.legal, pending: a.ui.pending, queue: q.frames,
+                pumping: q.pumping, conn: a.conn, seq: a.table && a.table.seq,
                 hand: document.querySelector('#hand')?.innerText,
                 prompt: document.querySelector('#prompt')?.innerText,
             }; }"""
