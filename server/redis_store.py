@@ -162,7 +162,7 @@ class RedisStore:
         raw = await self.call(lambda: self.client.hget(keys.state(table_id), "data"))
         return None if raw is None else TableData.model_validate_json(raw)
 
-    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
         table_id = table.table_id
         commit = table.commit or next(self._commit_ids)
         args: list[Any] = [
@@ -186,7 +186,7 @@ class RedisStore:
             keys.fence(table_id, commit),
         ]
         self.updates.expect(commit)
-        done = False
+        update = None
         try:
             try:
                 done = await self.call(lambda: self._commit(keys=script_keys, args=args))
@@ -194,10 +194,12 @@ class RedisStore:
                 if _never_sent(e) or not await self._resolve(table_id, commit, table.version):
                     raise  # never sent, or fenced off: it never landed, and never will
                 done = True
+            update = Update(table, events) if done else None
         finally:
-            self.updates.settle(commit, Update(table, events) if done else None)
-        if not done:
+            self.updates.settle(commit, update)
+        if update is None:
             raise StaleVersion(f"table {table_id} changed")
+        return update
 
     async def _resolve(self, table_id: str, commit: str, version: int) -> bool:
         """Whether a commit whose reply was lost landed; after this it can never land.

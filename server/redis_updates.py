@@ -8,12 +8,12 @@ all on a single server) and subscribes once per table, however many of its
 clients follow it; a reader task per connection hands each update to the
 table's listeners, in publish order.
 
-A node hears its own commits too. It hands them to its listeners itself, from
-the objects it already holds (``deliver_own``), so their echo is dropped
-unparsed: by its version when the commit's reply came first, by its commit id
-(``expect``) when the echo wins the race between the two connections. An echo
-of a commit whose reply was lost (a timeout after Redis did apply it) is kept
-and delivered then (``settle``): the node misses nothing of its own.
+A node hears its own commits too, and drops them here: ``commit`` returns the
+update it made and the runtime applies it, so the echo is dropped unparsed, by
+its version when the commit's reply came first, by its commit id (``expect``)
+when the echo wins the race between the two connections. An echo of a commit
+whose reply was lost (a timeout after Redis did apply it) is kept and delivered
+then (``settle``), as another node's update: the node misses nothing of its own.
 
 Pub/sub forgets what it sent while a connection was down, so a lost connection
 is never re-opened silently: every connection is closed, then re-opened and
@@ -116,14 +116,15 @@ class Updates:
         self.in_flight[commit.encode()] = None
 
     def settle(self, commit: str, update: Update | None) -> None:
-        """The commit's outcome: ``update`` if it landed, None if refused or unknown.
+        """The commit's outcome: ``update`` if it landed (its committer applies it: only
+        known here), None if refused or unknown.
 
         Unknown (the reply was lost) but echoed means it did land: the echo
         is delivered as any other node's update would be.
         """
         echo = self.in_flight.pop(commit.encode(), None)
         if update is not None:
-            self.deliver_own(update)
+            self.committed(update.table.table_id, update.table.version, commit.encode())
         elif echo is not None:
             self._deliver_payload(echo)
 
@@ -134,14 +135,6 @@ class Updates:
     def _news(self, table_id: str, version: int, commit: bytes) -> bool:
         known, known_commit = self.known.get(table_id, (-1, b""))
         return version > known or (version == known and commit != known_commit)
-
-    def deliver_own(self, update: Update) -> None:
-        """This node's own commit, to its listeners at once (its echo is then dropped)."""
-        table_id = update.table.table_id
-        self.committed(table_id, update.table.version, update.table.commit.encode())
-        listeners = self.listeners.get(table_id)
-        if listeners:
-            self._dispatch(list(listeners), update)
 
     def start(self) -> None:
         loop = asyncio.get_running_loop()

@@ -8,6 +8,7 @@ one node at a time run a table's background work (AI turns, timeouts).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -54,8 +55,10 @@ class TableStore(Protocol):
 
     async def load(self, table_id: str) -> TableData | None: ...
 
-    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
-        """Store ``table`` (whose version is the stored one + 1) and append ``events``.
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
+        """Store ``table`` (whose version is the stored one + 1) and append ``events``;
+        returns the update made, which the caller applies itself: the store's listeners
+        hear it after the call returns, or (Redis: a node's listeners are its own) never.
 
         Raises ``StaleVersion`` if the stored version is not ``table.version - 1``,
         or was not made by the commit ``table.parent`` (when it names one).
@@ -140,7 +143,7 @@ class MemoryStore:
     async def load(self, table_id: str) -> TableData | None:
         return self._tables.get(table_id)
 
-    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
         current = self._tables.get(table.table_id)
         if (
             current is None
@@ -154,8 +157,12 @@ class MemoryStore:
         if len(log) > EVENT_LOG_LIMIT:
             del log[: len(log) - EVENT_LOG_LIMIT]
         update = Update(table, events)
+        # After the caller has it, as over pub/sub: the committer's own listener then meets
+        # a version it has (nodes sharing this store in one process hear it too).
+        loop = asyncio.get_running_loop()
         for listener in list(self._listeners.get(table.table_id, ())):
-            listener(update)
+            loop.call_soon(listener, update)
+        return update
 
     async def settle(self, table: TableData) -> bool:
         current = self._tables.get(table.table_id)  # never silent: asked only for the protocol

@@ -75,11 +75,6 @@ class TableRuntime:
         self.quiet_since = time.monotonic()  # the last change or the last follower gone
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()  # log reads and marks, until done
-        # The commit being made here and its engine state: when the store hands
-        # our own commit back to us (memory store, synchronously), nothing is replayed.
-        # Keyed by commit id: another node's update of the same version (its commit won,
-        # ours will be refused) must not be given our state.
-        self._own: tuple[str, engine.Deal | None] = ("", None)
         self._archive(None, None)  # a deal over when loaded: its writer may have died
 
     @property
@@ -110,8 +105,7 @@ class TableRuntime:
                     return change
                 update = committed_update(data, change)
                 try:
-                    self._own = (update.table.commit, change.state)
-                    await self.node.store.commit(update.table, update.events)
+                    made = await self.node.store.commit(update.table, update.events)
                 except StaleVersion:
                     await self.reload(data.version)
                     continue
@@ -119,9 +113,10 @@ class TableRuntime:
                     if isinstance(e, OutcomeUnknown):
                         self._spawn(self._settle(update.table, asker, self.delivery.turn))
                     raise unavailable(e) from e
-                finally:
-                    self._own = ("", None)
-                self.apply_update(update, change.state)
+                # Applied here with its engine state: the store never hands our own commit
+                # back before this (the memory store tells its listeners afterwards, Redis
+                # drops the echo), so its actions are not replayed.
+                self.apply_update(made, change.state)
                 self.node.metrics.committed(len(update.events))
                 return change
         raise tr.TableRefused("stale", "the table kept changing; look at the new state and retry")
@@ -167,8 +162,6 @@ class TableRuntime:
         if ours is not None and self.data.commit and ours != self.data.commit:
             self._resync(table)  # not built on what we have: the store lost it
             return
-        if state is None and self._own[0] == table.commit and table.commit:
-            state = self._own[1]
         if state is None:
             state = followed_state(self.data, self.state, table)
         before, before_state = self.data, self.state

@@ -119,7 +119,22 @@ async def test_events_since_returns_the_later_events_in_order(store: TableStore)
     assert await store.events_since("t1", 9) == []
 
 
-async def test_subscribers_hear_each_commit_with_its_events(store: TableStore) -> None:
+async def test_a_commit_returns_its_update_and_no_listener_hears_it_before(
+    store: TableStore,
+) -> None:
+    data = table()
+    await store.create(data)
+    heard = Heard()
+    await store.subscribe("t1", heard)
+    v1 = data.model_copy(update={"version": 1, "seq": 3})
+    made = await store.commit(v1, events(1, 3))
+    assert made == Update(v1, events(1, 3))  # the committer applies it itself
+    assert heard.updates == []  # its listeners (the committer's own) had it not before
+    await store.unsubscribe("t1", heard)
+
+
+async def test_the_memory_stores_listeners_hear_each_commit_with_its_events() -> None:
+    store = MemoryStore()  # nodes sharing it in one process: each hears the others
     data = table()
     await store.create(data)
     heard = Heard()
@@ -128,7 +143,6 @@ async def test_subscribers_hear_each_commit_with_its_events(store: TableStore) -
     update = await heard.version(1)
     assert update.table == v1
     assert update.events == events(1, 3)
-    await store.unsubscribe("t1", heard)
 
 
 async def test_the_lobby_lists_every_table(store: TableStore) -> None:
@@ -189,11 +203,31 @@ async def test_a_commit_reaches_every_node_subscribed_to_the_table(redis_url: st
         for store, listener in zip(stores, heard, strict=True):
             await store.subscribe("t1", listener)
         v1 = await next_version(stores[1], data)
-        for listener in heard:
+        for listener in (heard[0], heard[2]):  # the committer applies what it returned
             assert (await listener.version(1)).table == v1
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_node_never_hears_its_own_commits_back(redis_url: str) -> None:
+    """Another node follows the table, so each commit is published; its echo to the
+    committer is dropped in the store (by version or commit id), never handed on."""
+    mine, other = await redis(redis_url), await redis(redis_url)
+    try:
+        data = table()
+        await mine.create(data)
+        heard, theirs = Heard(), Heard()
+        await mine.subscribe("t1", heard)
+        await other.subscribe("t1", theirs)
+        for _ in range(5):
+            data = await next_version(mine, data)
+        await theirs.version(5)
+        await asyncio.sleep(0.1)  # any echo is back by now
+        assert heard.updates == [] and mine.updates.in_flight == {}
+    finally:
+        await mine.close()
+        await other.close()
 
 
 async def test_exactly_one_of_many_concurrent_commits_of_one_version_wins(
@@ -295,7 +329,11 @@ async def test_redis_down_is_unavailable_and_the_store_recovers_by_itself(
         await store.create(data)
         heard = Heard()
         await store.subscribe("t1", heard)
-        v1 = await next_version(store, data)
+        first = await redis(server.url)  # another node, gone before the restart
+        try:
+            v1 = await next_version(first, data)
+        finally:
+            await first.close()
         await heard.version(1)
         server.stop()
         with pytest.raises(StoreUnavailable):

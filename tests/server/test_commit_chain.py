@@ -29,14 +29,14 @@ class QuietStore(MemoryStore):
         self.before_commit: list[Any] = []
         self.committed: list[Update] = []
 
-    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
         while self.before_commit:
             await self.before_commit.pop(0)()
         current = self._tables.get(table.table_id)
         if current is not None and current.version == table.version - 1:
             if not table.parent or current.commit == table.parent:
                 self.committed.append(Update(table, events))
-        await super().commit(table, events)
+        return await super().commit(table, events)
 
 
 async def two_nodes() -> tuple[QuietStore, TableRuntime, TableRuntime]:

@@ -8,7 +8,7 @@ import pytest
 
 from server.app import App
 from server.settings import Settings
-from server.store import MemoryStore, StoreUnavailable
+from server.store import MemoryStore, StoreUnavailable, Update
 from server.tabledata import StoredEvent, TableData
 
 from ..deal_seeds import deal_from, ordinary, where
@@ -73,11 +73,11 @@ class Blinking(MemoryStore):
         super().__init__()
         self.failures = 0
 
-    async def commit(self, table: TableData, events: list[StoredEvent]) -> None:
+    async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
         if self.failures:
             self.failures -= 1
             raise StoreUnavailable("redis did not answer within 2.0s")
-        await super().commit(table, events)
+        return await super().commit(table, events)
 
 
 async def test_a_drop_the_store_failed_to_record_is_recorded_once_it_answers() -> None:
