@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 import engine
 from engine import to_record
 from protocol import models as m
@@ -18,7 +20,14 @@ from server.store import MemoryStore, Update
 from server.table import TableRuntime
 from server.tabledata import StoredEvent, TableData, deal_state, next_commits
 
+from ..deal_seeds import deal_from, ordinary, where
 from .recorder import Recorder
+
+
+@pytest.fixture(autouse=True)
+def ordinary_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests bid, so no deal may be a petit sec (R3), dealt over at once."""
+    deal_from(monkeypatch, where("commit-chain", ordinary))
 
 
 class QuietStore(MemoryStore):
