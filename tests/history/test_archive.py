@@ -20,6 +20,24 @@ def tarot(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
 
+def tarot_at_once(*commands: tuple[str, ...]) -> list[subprocess.CompletedProcess[str]]:
+    """Independent ``tarot`` commands side by side: each mostly starts up (its imports)."""
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.main", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for args in commands
+    ]
+    done = []
+    for run in runs:
+        out, err = run.communicate(timeout=120)
+        done.append(subprocess.CompletedProcess(run.args, run.returncode, out, err))
+    return done
+
+
 def golden_files() -> list[str]:
     return [str(RECORDS / f"{name}.json") for name in NAMES]
 
@@ -60,16 +78,15 @@ async def test_export_by_player_and_since(engine: AsyncEngine, db_url: str) -> N
     deals = finished_deals()
     for deal in deals:
         await store_deal(engine, deal)
-    bob = tarot(
-        "archive", "export", "--db", db_url, "--player", "Bob", "--since", "2026-12-01T12:10"
+    export = ("archive", "export", "--db", db_url, "--player")
+    bob, nobody, bad = tarot_at_once(
+        (*export, "Bob", "--since", "2026-12-01T12:10"), (*export, "Nobody"), (*export, "\x1b[2J")
     )
     assert bob.returncode == 0, bob.stderr
     assert bob.stdout.splitlines() == [
         json.dumps(d.record, separators=(",", ":")) for d in deals[10:]
     ]
-    nobody = tarot("archive", "export", "--db", db_url, "--player", "Nobody")
     assert (nobody.returncode, nobody.stdout) == (0, "")
-    bad = tarot("archive", "export", "--db", db_url, "--player", "\x1b[2J")
     assert bad.returncode == 1 and "control character" in bad.stderr
 
 
@@ -81,15 +98,18 @@ async def test_a_bad_record_is_named_and_nothing_is_stored(
     lines = tmp_path / "some.jsonl"
     good = json.dumps(json.loads((RECORDS / f"{NAMES[1]}.json").read_text()))
     lines.write_text(f"{good}\n{json.dumps(record)}\n")
-    done = tarot("archive", "import", "--db", db_url, *golden_files()[:2], str(lines))
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{not json")
+    imports = ("archive", "import", "--db", db_url)
+    done, not_json, missing = tarot_at_once(
+        (*imports, *golden_files()[:2], str(lines)),
+        (*imports, str(garbage)),
+        (*imports, str(tmp_path / "nope.json")),
+    )
     assert done.returncode == 1
     assert done.stderr.startswith(f"tarot archive: {lines}:2: not a valid tarot-record/1: ")
     assert "ends before the deal is over" in done.stderr
-    garbage = tmp_path / "garbage.json"
-    garbage.write_text("{not json")
-    done = tarot("archive", "import", "--db", db_url, str(garbage))
-    assert done.returncode == 1 and "not valid JSON" in done.stderr
-    missing = tarot("archive", "import", "--db", db_url, str(tmp_path / "nope.json"))
+    assert not_json.returncode == 1 and "not valid JSON" in not_json.stderr
     assert missing.returncode == 1 and "cannot read" in missing.stderr
     assert (await count_rows(engine))["deals"] == 0
 
@@ -102,13 +122,7 @@ def test_a_bad_database_url_is_refused(tmp_path: Path) -> None:
         ("postgresql://u:secret@no-such-host.invalid/x", "did not answer"),
         ("postgresql://u:secret@127.0.0.1:1/x", "did not answer"),
     )
-    # The five at once: a process each, mostly starting up (imports), on two cores.
-    command = [sys.executable, "-m", "cli.main", "archive", "export", "--db"]
-    runs = [
-        subprocess.Popen([*command, url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for url, _ in cases
-    ]
+    runs = tarot_at_once(*(("archive", "export", "--db", url) for url, _ in cases))
     for run, (_, why) in zip(runs, cases, strict=True):
-        _, stderr = run.communicate(timeout=120)
-        assert run.returncode == 1 and why in stderr, stderr
-        assert "secret" not in stderr
+        assert run.returncode == 1 and why in run.stderr, run.stderr
+        assert "secret" not in run.stderr
