@@ -5,7 +5,7 @@ Play never waits for the history: the table hands a finished deal to
 the database does not answer, the deal stays at the head of the outbox and
 the write is tried again after a back-off (doubling, capped), so deals wait
 in memory until the database returns and none is lost. Writes are
-idempotent (``deals.store_deal``), so a write whose answer was lost is simply
+idempotent (``deals.store_checked_deals``), so a write whose answer was lost is simply
 tried again. A deal the database refuses for what it is (``BadRecord``) can
 never be written: it is logged and dropped instead of blocking the others.
 
@@ -16,8 +16,14 @@ for ``table_wait`` seconds at most, then stored with what is there. With
 ``migrate_first`` the writer first brings the schema to head (a node that
 started while the database was down).
 
-Each deal written is then rated (``ratings.rate_deal``, once per deal too),
+Each deal written is then rated (``ratings.rate_deals``, once per deal too),
 in the same retry loop: a rating the database did not answer is tried again.
+
+The deals at the head of the outbox (up to ``BATCH``) are written together,
+in one transaction, then rated together (``tarot bench server``: a
+transaction per deal and per rating was most of what the history cost a
+node). A deal is checked (replayed and re-scored) once, when it is
+submitted, not again when it is written: a bad one never reaches a batch.
 """
 
 from __future__ import annotations
@@ -31,15 +37,23 @@ from collections import deque
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .database import migrate
-from .deals import FinishedDeal, FinishedTable, checked, played_sheets, store_deal, store_table
+from .deals import (
+    FinishedDeal,
+    FinishedTable,
+    checked,
+    played_sheets,
+    store_checked_deals,
+    store_table,
+)
 from .errors import BadRecord, DatabaseUnavailable
 from .rating_model import RatingError
-from .ratings import rate_deal
+from .ratings import rate_deal, rate_deals
 
 log = logging.getLogger("tarot.history")
 RETRY_FIRST = 0.05
 RETRY_MAX = 5.0
 TABLE_WAIT = 60.0
+BATCH = 64
 
 
 class _Incomplete(Exception):
@@ -106,9 +120,9 @@ class DealWriter:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            item = self._outbox[0]
+            batch = self._head()
             try:
-                await self._write(item)
+                await self._write(batch)
             except _Incomplete:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
@@ -124,18 +138,48 @@ class DealWriter:
                 log.error("history: deal dropped, the database refuses it: %s", e)
             except RatingError as e:  # cannot happen for an engine's sheet: the deal stays stored
                 log.error("history: a deal not rated: %s", e)
-            self._outbox.popleft()
+            for _ in batch:
+                self._outbox.popleft()
             self._waiting_since = None
             delay = RETRY_FIRST
 
-    async def _write(self, item: FinishedDeal | FinishedTable) -> None:
+    def _head(self) -> list[FinishedDeal | FinishedTable]:
+        """The table at the head of the outbox, or the deals there (up to ``BATCH``)."""
+        head = self._outbox[0]
+        if not isinstance(head, FinishedDeal):
+            return [head]
+        batch: list[FinishedDeal | FinishedTable] = []
+        for item in self._outbox:
+            if not isinstance(item, FinishedDeal) or len(batch) == BATCH:
+                break
+            batch.append(item)
+        return batch
+
+    async def _rate(self, deals: list[FinishedDeal]) -> None:
+        try:
+            await rate_deals(self._engine, [(d.table_id, d.deal_number) for d in deals])
+        except RatingError:
+            if len(deals) == 1:
+                raise
+            await self._rate_alone(deals)
+
+    async def _rate_alone(self, deals: list[FinishedDeal]) -> None:
+        """Rate a batch's deals each in its own transaction: one could not be rated."""
+        for deal in deals:
+            try:
+                await rate_deal(self._engine, deal.table_id, deal.deal_number)
+            except RatingError as e:
+                log.error("history: a deal not rated: %s", e)
+
+    async def _write(self, batch: list[FinishedDeal | FinishedTable]) -> None:
         if not self._migrated:
             await migrate(self._engine)
             self._migrated = True
+        item = batch[0]
         if isinstance(item, FinishedDeal):
-            if await store_deal(self._engine, item):
-                self.stored += 1
-            await rate_deal(self._engine, item.table_id, item.deal_number)
+            deals = [d for d in batch if isinstance(d, FinishedDeal)]
+            self.stored += await store_checked_deals(self._engine, deals)
+            await self._rate(deals)
             return
         if not item.series and item.deals_played:
             series = await played_sheets(self._engine, item.table_id)

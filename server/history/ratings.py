@@ -66,6 +66,23 @@ async def rate_deal(
         return await _rate(conn, table_id, deal_number, clock())
 
 
+async def rate_deals(
+    engine: AsyncEngine, keys: Sequence[tuple[str, int]], *, clock: Clock = _now
+) -> None:
+    """Rate each stored deal of ``keys`` (table id, deal number) once: in one transaction
+    on SQLite (one writer at a time), one per deal on PostgreSQL, where a transaction
+    holding the locks of several deals' accounts, taken deal by deal rather than in one id
+    order, could deadlock with another node's."""
+    if engine.dialect.name != "sqlite":
+        for table_id, deal_number in keys:
+            await rate_deal(engine, table_id, deal_number, clock=clock)
+        return
+    async with reachable(), engine.begin() as conn:
+        when = clock()
+        for table_id, deal_number in keys:
+            await _rate(conn, table_id, deal_number, when)
+
+
 async def rate_pending(engine: AsyncEngine, *, clock: Clock = _now) -> int:
     """Rate every stored deal not yet rated, oldest first; how many were looked at."""
     query = (

@@ -1,4 +1,5 @@
-"""The database goes down mid-table, then comes back: every finished deal is stored."""
+"""The deal writer: deals queued together go in one transaction; the database goes down
+mid-table, then comes back: every finished deal is stored."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.history import DealWriter, migrate, open_engine, stored_deals
 from server.history.deals import count_rows
+from server.history.schema import rated_deals
 
 from .databases import postgres_database, sqlite_url
 from .golden import finished_deals
@@ -51,6 +55,52 @@ async def test_a_sqlite_file_locked_away_then_back_loses_no_deal(tmp_path: Path)
     assert await count_rows(engine) == {"deals": len(deals), "seats": 4 * len(deals)}
     assert [d.deal_number async for d in stored_deals(engine)] == list(range(len(deals)))
     await engine.dispose()
+
+
+async def test_deals_queued_together_are_stored_in_one_transaction(engine: AsyncEngine) -> None:
+    """And rated in one more on SQLite (one per deal on PostgreSQL: docs in ratings.py),
+    each once: the same deals again change nothing. A transaction per deal and per rating
+    was most of what the history cost a node under ``tarot bench server``."""
+    deals = finished_deals()
+    commits: list[None] = []
+    event.listen(engine.sync_engine, "commit", lambda _conn: commits.append(None))
+    writer = DealWriter(engine)
+    writer.start()
+    try:
+        for deal in [*deals, *deals]:
+            writer.submit(deal)
+        await writer.flush()
+    finally:
+        await writer.close()
+    ratings = 1 if engine.dialect.name == "sqlite" else 2 * len(deals)
+    assert len(deals) > 2 and len(commits) == 1 + ratings
+    assert writer.stored == len(deals)
+    assert await count_rows(engine) == {"deals": len(deals), "seats": 4 * len(deals)}
+    async with engine.connect() as conn:
+        marked = (await conn.execute(rated_deals.select())).all()
+    assert len(marked) == len(deals)
+
+
+async def test_two_writers_with_the_same_deals_in_opposite_orders_store_each_once(
+    engine: AsyncEngine,
+) -> None:
+    """Two nodes that saw the same deals end, each writing them in one transaction: on
+    PostgreSQL the second waits for the first's rows, in one order (no deadlock)."""
+    deals = finished_deals()
+    writers = [DealWriter(engine), DealWriter(engine)]
+    for writer, order in zip(writers, (deals, deals[::-1]), strict=True):
+        for deal in order:
+            writer.submit(deal)
+    try:
+        for writer in writers:
+            writer.start()
+        async with asyncio.timeout(30):
+            await asyncio.gather(*(writer.flush() for writer in writers))
+    finally:
+        for writer in writers:
+            await writer.close()
+    assert sum(writer.stored for writer in writers) == len(deals)
+    assert await count_rows(engine) == {"deals": len(deals), "seats": 4 * len(deals)}
 
 
 @pytest.fixture
