@@ -15,6 +15,9 @@ SECURITY_SETTINGS = (
     "tables_per_address",
     "connections_per_address",
     "reviews_per_player",
+    "api_per_second",
+    "api_burst",
+    "api_in_flight",
     "empty_table_seconds",
     "allowed_hosts",
     "allowed_origins",
@@ -58,9 +61,14 @@ def add_parser(sub: Any) -> None:
         ("--tables-per-address", "open tables one client address may create (32)"),
         ("--connections-per-address", "WebSockets open from one client address (64)"),
         ("--reviews-per-player", "deal reviews analysed for one player an hour (10)"),
+        ("--api-burst", "history API requests one address may send in a burst (50)"),
+        ("--api-in-flight", "history API requests answered at once, more get 503 (16)"),
         ("--send-buffer-bytes", "unsent bytes one connection may hold, else dropped (1 MiB)"),
     ):
         limits.add_argument(flag, type=int, help=what)
+    limits.add_argument(
+        "--api-per-second", type=float, help="history API requests a second per address (10)"
+    )
     limits.add_argument(
         "--empty-table-seconds", type=float, help="a table nobody sits at goes then (600)"
     )

@@ -27,6 +27,7 @@ from protocol import SUBPROTOCOLS
 from protocol import models as m
 
 from . import access, collector, http
+from .api_limits import ApiLimits
 from .connection import Connection
 from .node import Node
 from .settings import Settings
@@ -75,6 +76,8 @@ class App:
         self.per_address: Counter[str] = Counter()  # open WebSockets (and handshakes)
         self.addresses: dict[ServerConnection, str] = {}
         self._releases: set[asyncio.Task[None]] = set()
+        limits = node.settings
+        self.api_limits = ApiLimits(limits.api_per_second, limits.api_burst, limits.api_in_flight)
 
     @property
     def port(self) -> int:
@@ -206,19 +209,28 @@ class App:
         if path == "/metrics" and self._may_read_metrics(request, ws):
             return self._metrics()
         if path.startswith("/api/"):
-            return await self._api(request.path)
+            return await self._api(request, ws)
         return http.static_file(path, self.files)
 
-    async def _api(self, target: str) -> Response:
-        """The history's JSON API (docs/API.md); SQLAlchemy is imported by a node with one."""
+    async def _api(self, request: Request, ws: ServerConnection) -> Response:
+        """The history's JSON API (docs/API.md), within its limits (``api_limits.py``);
+        SQLAlchemy is imported by a node with one."""
         archive = self.node.archive
         if archive is None:
             return http.json_error(
                 HTTPStatus.NOT_FOUND, "not_found", "this server keeps no history"
             )
+        peer = str(ws.remote_address[0]) if ws.remote_address else ""
+        address = access.client_address(peer, request.headers, self.node.settings.trusted_proxies)
+        refused = self.api_limits.refusal(address)
+        if refused is not None:
+            code = "api_rate_limited" if refused.status_code == 429 else "api_busy"
+            self.node.metrics.refused.labels(code=code).inc()
+            return refused
         from .api import respond
 
-        return await respond(archive.engine, target)
+        with self.api_limits.slot():
+            return await respond(archive.engine, request.path)
 
     def _may_read_metrics(self, request: Request, ws: ServerConnection) -> bool:
         """On the main port: with the token when one is set, else from this machine only;

@@ -24,10 +24,13 @@ _COUNTS = (
     "tables_per_address",
     "connections_per_address",
     "reviews_per_player",
+    "api_burst",
+    "api_in_flight",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
     "rate_per_second",
+    "api_per_second",
     "ai_pause_seconds",
     "next_deal_seconds",
     "drain_seconds",
@@ -67,6 +70,9 @@ class Settings:
     tables_per_connection: int = 8  # open tables one connection has created
     tables_per_address: int = 32  # ... one client address has created (on this node)
     connections_per_address: int = 64  # open WebSockets from one client address (this node)
+    api_per_second: float = 10.0  # history API requests from one address (this node)
+    api_burst: int = 50  # ... in a burst
+    api_in_flight: int = 16  # history API requests answered at once (this node); more: 503
     reviews_per_player: int = 10  # deal reviews analysed for one player an hour (all nodes)
     send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
     unload_idle_seconds: float = 60.0  # a table no local connection follows is unloaded then
@@ -178,9 +184,12 @@ def split_list(text: str) -> tuple[str, ...]:
 
 def _check_limits(settings: Settings) -> None:
     limits = ("max_tables", "tables_per_connection", "tables_per_address")
-    for name in (*limits, "connections_per_address", "reviews_per_player"):
+    counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
+    for name in (*limits, *counts):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+    if settings.api_burst < 1:
+        raise SettingsError("api_burst must be at least 1")
     if settings.empty_table_seconds <= 0:
         raise SettingsError("empty_table_seconds must be positive")
     if settings.metrics_port is not None and not 0 <= settings.metrics_port <= 65535:
