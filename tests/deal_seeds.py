@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import engine
+from engine.cards import KINGS, TRUMPS
 from server import transitions
 
 
@@ -32,6 +33,19 @@ def petit_sec(seed: str) -> bool:
 def ordinary(seed: str) -> bool:
     """No petit sec, whoever deals: the deal goes to the bidding."""
     return not any(engine.new_deal(dealer, bytes.fromhex(seed)).is_over for dealer in range(4))
+
+
+def weak_for(seat: int) -> Callable[[str], bool]:
+    """An ordinary deal where ``seat`` holds no King and at most three trumps, whoever
+    deals: it cannot win every trick, so others lead some of them."""
+
+    def weak(seed: str) -> bool:
+        hands = [engine.new_deal(dealer, bytes.fromhex(seed)).hands[seat] for dealer in range(4)]
+        return ordinary(seed) and all(
+            not hand & KINGS and (hand & TRUMPS).bit_count() <= 3 for hand in hands
+        )
+
+    return weak
 
 
 def deal_from(monkeypatch: pytest.MonkeyPatch, chosen: Iterator[str]) -> None:
