@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
+from server.api_limits import MAX_BUCKETS, ApiLimits
 from server.app import App
 from server.archive import Archive
 from server.history import DealWriter
@@ -92,3 +93,14 @@ async def test_queries_running_at_once_are_bounded_and_the_others_refused_at_onc
     assert [(await task)[0] for task in waiting] == [200, 200]
     assert app.api_limits.running == 0
     assert (await get(app, "/api/players/1", "10.0.1.3"))[0] == 200
+
+
+def test_a_flood_of_addresses_holds_a_bounded_number_of_buckets() -> None:
+    limits = ApiLimits(per_second=0.001, burst=1, in_flight=0)
+    assert limits.refusal("2001:db8::flooder") is None
+    assert limits.refusal("2001:db8::flooder") is not None
+    for i in range(MAX_BUCKETS + 10):
+        assert limits.refusal(f"2001:db8:1::{i:x}") is None
+    assert len(limits.buckets) <= MAX_BUCKETS
+    refused = limits.refusal(f"2001:db8:1::{MAX_BUCKETS + 9:x}")
+    assert refused is not None and refused.status_code == 429
