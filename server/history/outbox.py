@@ -7,7 +7,9 @@ the write is tried again after a back-off (doubling, capped), so deals wait
 in memory until the database returns and none is lost. Writes are
 idempotent (``deals.store_checked_deals``), so a write whose answer was lost is simply
 tried again. A deal the database refuses for what it is (``BadRecord``) can
-never be written: it is logged and dropped instead of blocking the others.
+never be written: it is logged and dropped instead of blocking the others; so is
+one the database refuses for its content (a constraint), the rest of its batch
+then written deal by deal. Only an outage keeps a deal waiting.
 
 A finished table waits behind its deals: its series is read from the stored
 deals when it is written (``series`` empty), and while fewer are stored than
@@ -122,7 +124,7 @@ class DealWriter:
                 continue
             batch = self._head()
             try:
-                await self._write(batch)
+                await self._write_or_drop(batch)
             except _Incomplete:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
@@ -134,14 +136,48 @@ class DealWriter:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
                 continue
-            except BadRecord as e:  # cannot happen for a checked deal, unless the schema says no
-                log.error("history: deal dropped, the database refuses it: %s", e)
-            except RatingError as e:  # cannot happen for an engine's sheet: the deal stays stored
-                log.error("history: a deal not rated: %s", e)
             for _ in batch:
                 self._outbox.popleft()
             self._waiting_since = None
             delay = RETRY_FIRST
+
+    async def _write_or_drop(self, batch: list[FinishedDeal | FinishedTable]) -> None:
+        """Write ``batch``, or log what the database refuses for what it is: only an
+        outage (``DatabaseUnavailable``) or an incomplete table is tried again."""
+        try:
+            await self._write(batch)
+        except (_Incomplete, DatabaseUnavailable):
+            raise
+        except BadRecord as e:  # cannot happen for a checked deal, unless the schema says no
+            log.error("history: deal dropped, the database refuses it: %s", e)
+        except RatingError as e:  # cannot happen for an engine's sheet: the deal stays stored
+            log.error("history: a deal not rated: %s", e)
+        except Exception:  # the database refused the content (a constraint): not an outage
+            if len(batch) > 1:
+                await self._write_alone(batch)  # keep the batch's good deals
+            else:
+                log.exception("history: %s dropped, the database refuses it", _name(batch[0]))
+
+    async def _write_alone(self, batch: list[FinishedDeal | FinishedTable]) -> None:
+        """Write a refused batch's items one by one: only the one refused is dropped.
+
+        The writer task must outlive any deal: were it to die, every later deal would
+        wait in the outbox for ever (and its memory grow with each)."""
+        for item in batch:
+            delay = RETRY_FIRST
+            while True:
+                try:
+                    await self._write([item])
+                except DatabaseUnavailable:
+                    self.failures += 1
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, self._retry_max)
+                    continue
+                except (BadRecord, RatingError) as e:
+                    log.error("history: %s not written: %s", _name(item), e)
+                except Exception:
+                    log.exception("history: %s dropped, the database refuses it", _name(item))
+                break
 
     def _head(self) -> list[FinishedDeal | FinishedTable]:
         """The table at the head of the outbox, or the deals there (up to ``BATCH``)."""
@@ -197,3 +233,9 @@ class DealWriter:
             item = dataclasses.replace(item, series=series)
         if await store_table(self._engine, item):
             self.tables += 1
+
+
+def _name(item: FinishedDeal | FinishedTable) -> str:
+    if isinstance(item, FinishedDeal):
+        return f"deal {item.deal_number} of table {item.table_id}"
+    return f"table {item.table_id}"

@@ -4,6 +4,7 @@ mid-table, then comes back: every finished deal is stored."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,7 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.history import DealWriter, migrate, open_engine, stored_deals
-from server.history.deals import count_rows
+from server.history.deals import Occupant, count_rows
 from server.history.schema import rated_deals
 
 from .databases import postgres_database, sqlite_url
@@ -79,6 +80,32 @@ async def test_deals_queued_together_are_stored_in_one_transaction(engine: Async
     async with engine.connect() as conn:
         marked = (await conn.execute(rated_deals.select())).all()
     assert len(marked) == len(deals)
+
+
+async def test_a_deal_the_database_refuses_is_dropped_alone_and_the_writer_goes_on(
+    engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A seat naming an account the database does not hold (a foreign key) is refused for
+    what it is, not for an outage: before, the writer's task died of it, and every later
+    deal waited in the outbox for ever."""
+    deals = finished_deals("t-refused")
+    refused = dataclasses.replace(deals[2], seats=(Occupant(account_id=999_999),) * 4)
+    writer = DealWriter(engine, retry_max=0.2)
+    writer.start()
+    try:
+        for deal in [*deals[:2], refused, *deals[3:]]:  # one batch, the refused deal inside
+            writer.submit(deal)
+        async with asyncio.timeout(30):
+            await writer.flush()
+        writer.submit(deals[2])  # the next deals are still written
+        async with asyncio.timeout(30):
+            await writer.flush()
+    finally:
+        await writer.close()
+    assert "deal 2 of table t-refused dropped, the database refuses it" in caplog.text
+    numbers = [d.deal_number async for d in stored_deals(engine)]
+    assert numbers == list(range(len(deals)))
+    assert writer.stored == len(deals)
 
 
 async def test_two_writers_with_the_same_deals_in_opposite_orders_store_each_once(
