@@ -19,7 +19,7 @@ from http import HTTPStatus
 from websockets.http11 import Response
 
 from . import http
-from .connection import RateLimit
+from .rate_limit import RateLimit
 
 # Buckets kept before the full ones (idle addresses) are forgotten: a flood of
 # addresses (IPv6 gives one client many) costs at most this many small objects.

@@ -20,13 +20,15 @@ import engine
 from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
 from protocol import models as m
 from protocol.convert import action_of
-from protocol.errors import HelloRequired, UnsupportedVersion
+from protocol.errors import UnsupportedVersion
 
 from . import account_seats, request_keys
+from . import connection_state as cs
 from . import transitions as tr
 from .clock import now_ms
 from .node import Node
 from .outbox import Outbox
+from .rate_limit import RateLimit
 from .refusals import TableError, TableUnavailable
 from .reviews import ConnectionReviews
 from .signin import Signing
@@ -37,33 +39,13 @@ log = logging.getLogger("tarot.connection")
 SERVER_NAME = "cardavia-tarot/0.1"
 
 
-class RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
 class Connection:
     def __init__(self, node: Node, ws: ServerConnection) -> None:
         self.node = node
         self.ws = ws
         self.codec: Codec = codec_for(ws.subprotocol)
-        self.seat: int | None = None
-        self.session = 0
-        self.table: TableRuntime | None = None
-        self.greeted = False
+        # The phase, table, seat and session: changed by connection_state's transitions only.
+        self.state: cs.ConnectionState[TableRuntime] = cs.ConnectionState()
         self.signing = Signing(node)  # the account signed in on this connection, if any
         self.limit = RateLimit(node.settings.rate_per_second, node.settings.rate_burst)
         self.strikes = 0
@@ -72,6 +54,18 @@ class Connection:
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
         self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
         self._count_pings()
+
+    @property
+    def table(self) -> TableRuntime | None:
+        return self.state.table
+
+    @property
+    def seat(self) -> int | None:
+        return self.state.seat
+
+    @property
+    def session(self) -> int:
+        return self.state.session
 
     @property
     def player(self) -> str:
@@ -191,10 +185,9 @@ class Connection:
             return None
 
     async def _dispatch(self, message: m.ClientMessage) -> None:  # noqa: C901 - one branch per type
+        cs.check_accepts(self.state, message.type)
         if isinstance(message, m.Hello):
             return await self._hello(message)
-        if not self.greeted:
-            raise HelloRequired("say hello first (with the protocol version)")
         re = message.id
         match message:
             case m.Ping():
@@ -250,26 +243,21 @@ class Connection:
                 f"this server speaks {PROTOCOL_VERSION}",
             )
         if hello.session is None:
-            self.greeted = True
+            self.state = cs.on_hello(self.state)
             self.send(m.Welcome(server=SERVER_NAME, re=hello.id))
             return
         account, seats = await self.signing.resume_session(hello.session)  # or refused
-        self.greeted = True
+        self.state = cs.on_hello(self.state)
         self.send(m.Welcome(server=SERVER_NAME, account=account, seats=seats, re=hello.id))
 
     def _seated(self) -> tuple[TableRuntime, int]:
-        if self.table is None or self.seat is None:
-            raise tr.TableRefused("not_seated", "this connection holds no seat")
-        return self.table, self.seat
-
-    def _free(self) -> None:
-        if self.table is not None:
-            raise tr.TableRefused(
-                "already_seated", f"this connection already follows table {self.table.table_id}"
-            )
+        """The seat of a SEATED connection (check_accepts let only those through)."""
+        runtime, seat = self.state.table, self.state.seat
+        if runtime is None or seat is None:
+            raise RuntimeError("a seated message on a connection that holds no seat")
+        return runtime, seat
 
     async def _join(self, join: m.Join) -> None:
-        self._free()
         runtime = await self.node.runtime(join.table_id)
         tr.check_invite(runtime.data, join.invite)
         node, account = self.node.settings.node_id, self.signing.account
@@ -292,17 +280,12 @@ class Connection:
         if change.seated is None:  # a join or a reclaim seats the connection or refuses
             raise RuntimeError("a join that seated no one")
         seat, token = change.seated
-        if self.table is not None:  # a spectator taking a seat stops watching
-            self.table.unsubscribe(self)
-        self.table, self.seat = runtime, seat
-        self.session = change.data.seats[seat].session
+        self._sit(runtime, seat, change.data.seats[seat].session)
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
         await runtime.follow(self, last_seq)
 
     async def _reclaim(self, table_id: str, last_seq: int | None, re: m.RequestId | None) -> None:
         """The signed-in account's seat at ``table_id``, on this connection (a new token)."""
-        if self.table is not None and self.seat is not None:
-            raise tr.TableRefused("already_seated", "this connection already holds a seat")
         account_id = self.signing.account_id
         if account_id is None:
             raise tr.TableRefused("not_signed_in", "resume by table_id needs a signed-in account")
@@ -312,16 +295,13 @@ class Connection:
         await self._seated_by(runtime, change, re, last_seq)
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
-        self._free()
         runtime = await self.node.runtime(table_id)
         tr.check_invite(runtime.data, invite)
-        self.table, self.seat = runtime, None
+        self.state = cs.on_watch(self.state, runtime)
         self.send(m.Watching(table_id=table_id, re=re))
         await runtime.follow(self)
 
     async def _resume(self, token: str, last_seq: int | None, re: m.RequestId | None) -> None:
-        if self.table is not None and self.seat is not None:
-            raise tr.TableRefused("already_seated", "this connection already holds a seat")
         try:
             runtime = await self.node.runtime_of_token(token)
         except tr.TableRefused as e:
@@ -333,16 +313,19 @@ class Connection:
         # told it was replaced (TableRuntime.apply_update).
         node = self.node.settings.node_id
         change = await runtime.transact(lambda d, s: tr.present(d, s, seat, node))
-        if self.table is not None:  # a spectator taking a seat stops watching
-            self.table.unsubscribe(self)
-        self.table, self.seat = runtime, seat
-        self.session = change.data.seats[seat].session
+        self._sit(runtime, seat, change.data.seats[seat].session)
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
         await runtime.follow(self, last_seq)
 
+    def _sit(self, runtime: TableRuntime, seat: int, session: int) -> None:
+        watched = self.state.table
+        self.state = cs.on_sit(self.state, runtime, seat, session)
+        if watched is not None:  # a spectator taking a seat stops watching
+            watched.unsubscribe(self)
+
     def lost(self, table_id: str) -> None:
         """The table store lost this connection's table: say so; back to the lobby."""
-        self.table, self.seat = None, None
+        self.state = cs.on_drop(self.state)
         self.error("table_lost", f"table {table_id} was lost by the table store")
 
     def replaced(self) -> None:
@@ -350,7 +333,7 @@ class Connection:
         self.send(m.Bye(reason="replaced", message="this seat was resumed by another connection"))
         if self.table is not None:
             self.table.unsubscribe(self)
-        self.table, self.seat = None, None
+        self.state = cs.on_drop(self.state)
         asyncio.get_running_loop().create_task(self.ws.close(1000, "replaced"))
 
     async def _act(self, action: m.ActionModel) -> None:
@@ -362,24 +345,27 @@ class Connection:
         self.node.metrics.action_latency.observe(time.perf_counter() - start)
 
     async def _leave(self, re: m.RequestId | None) -> None:
-        if self.table is None:
-            raise tr.TableRefused("not_seated", "this connection follows no table")
+        cs.on_leave(self.state)  # refused here, before the commit, if it follows nothing
         runtime, seat = self.table, self.seat
+        if runtime is None:
+            raise RuntimeError("a leave on a connection that follows no table")
         if seat is not None:
             # Commit first: if the store refuses, the seat and its events stay ours.
             await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
         runtime.unsubscribe(self)
-        self.table, self.seat = None, None
+        # The table may have let go of it meanwhile (lost, replaced): the lobby either way.
+        self.state = cs.on_drop(self.state)
         self.send(m.Left(table_id=runtime.table_id, re=re))
 
     async def _gone(self) -> None:
         """The connection closed: a seated player's grace period starts."""
         self.reviews.close()
-        runtime, seat = self.table, self.seat
+        was = self.state
+        self.state = cs.on_close(was)
+        runtime, seat, session = was.table, was.seat, was.session
         if runtime is None:
             return
         runtime.unsubscribe(self)
-        session = self.session
         if seat is not None and not any(s.seat == seat for s in runtime.subscribers):
             at = now_ms()
 

@@ -49,8 +49,14 @@ class Subscriber(Protocol):
     """A local connection that follows a table (a seat, or a spectator with seat None)."""
 
     codec: Codec
-    seat: int | None
-    session: int  # the seat's session this connection holds (see SeatData.session)
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def session(self) -> int:
+        """The seat's session this connection holds (see SeatData.session)."""
+        ...
 
     def send_frame(self, frame: str | bytes) -> None: ...
 
