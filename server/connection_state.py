@@ -151,8 +151,13 @@ def on_leave(state: ConnectionState[T]) -> ConnectionState[T]:
 def on_drop(state: ConnectionState[T]) -> ConnectionState[T]:
     """The table let go of it (lost, or the seat replaced): back to the LOBBY.
 
-    Taken in the LOBBY too: the news may come after the connection left by itself.
+    Taken in the LOBBY too: the news may come after the connection left by itself; and
+    after it closed, when it changes nothing. It never raises there, because the table
+    tells its followers one after another: one that raised would keep the news from
+    the followers after it.
     """
+    if state.phase is ConnectionPhase.CLOSED:
+        return state
     _alive(state)
     return ConnectionState(ConnectionPhase.LOBBY)
 
