@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from websockets.http11 import Response
 
 from server.history import BadName, HistoryError, queries
+from server.history.player_tables import player_tables as tables_of
 
 from . import http
 
@@ -145,6 +146,14 @@ async def player_deals(engine: AsyncEngine, parts: list[str], query: Query) -> J
     return {"id": account_id, **page("deals", found, limit, offset)}
 
 
+async def player_tables(engine: AsyncEngine, parts: list[str], query: Query) -> Json:
+    account_id = account_of(parts)
+    limit, offset = query.page(queries.PAGE_MAX)
+    await _profile_exists(engine, account_id)
+    found = await tables_of(engine, account_id, limit + 1, offset)
+    return {"id": account_id, **page("tables", found, limit, offset)}
+
+
 async def player_ratings(engine: AsyncEngine, parts: list[str], query: Query) -> Json:
     account_id = account_of(parts)
     limit, offset = query.page(queries.RATINGS_PAGE_MAX)
@@ -176,6 +185,7 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...], Route], ...] = (
     (("players",), ("name",), players),
     (("players", "*"), (), player),
     (("players", "*", "deals"), ("limit", "offset"), player_deals),
+    (("players", "*", "tables"), ("limit", "offset"), player_tables),
     (("players", "*", "ratings"), ("limit", "offset"), player_ratings),
     (("deals", "*", "*"), (), deal),
 )

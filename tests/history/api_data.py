@@ -12,7 +12,15 @@ from functools import cache, partial
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server.history import FinishedDeal, Occupant, display_name, sheet_of, store_deal
+from server.history import (
+    FinishedDeal,
+    FinishedTable,
+    Occupant,
+    display_name,
+    sheet_of,
+    store_deal,
+    store_table,
+)
 from server.history.accounts import _hasher
 from server.history.ratings import rate_deal
 from server.history.schema import accounts
@@ -21,7 +29,8 @@ from .golden import START, record
 
 NAMES = ("Anna", "Bob", "Chloé", "David")
 PASSWORD = "correct horse battery"
-# Table "t-four": the four accounts; table "t-ai": Anna with three expert AI.
+# Table "t-four": the four accounts, finished; table "t-ai": Anna with three expert AI,
+# still being played.
 FOUR = ("prise_made", "garde_failed", "cancelled_all_pass", "poignee_taker_made")
 WITH_AI = ("garde_sans_made",)
 
@@ -48,7 +57,24 @@ async def fill(engine: AsyncEngine) -> list[int]:
             )
             await store_deal(engine, deal)
             await rate_deal(engine, table_id, number, clock=partial(_at, finished))
+    await store_table(engine, _finished_four())
     return ids
+
+
+def _finished_four() -> FinishedTable:
+    """Table t-four as a node stores it when its last deal ends (the played deals' scores
+    summed)."""
+    series = [sheet_of(record(name)) for name in FOUR]
+    played = [sheet for sheet in series if sheet["status"] == "played"]
+    totals = [float(sum(sheet["scores"][seat] for sheet in played)) for seat in range(4)]
+    return FinishedTable(
+        table_id="t-four",
+        deals_played=len(played),
+        series=played,
+        totals=totals,
+        started_at=START + timedelta(minutes=1),
+        finished_at=START + timedelta(minutes=len(FOUR), seconds=50),
+    )
 
 
 @cache

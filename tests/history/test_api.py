@@ -59,7 +59,9 @@ async def get(app: App, path: str) -> tuple[int, dict[str, str], Any]:
 def test_the_doc_shows_every_route_and_error() -> None:
     paths = [path for path, _, _ in examples()]
     assert len(paths) >= 14
-    for route in ("leaderboard", "players/1", "players?name", "deals?", "ratings?", "deals/t-"):
+    routes: tuple[str, ...] = ("leaderboard", "players/1", "players?name", "deals?", "tables")
+    routes += ("ratings?", "deals/t-")
+    for route in routes:
         assert any(route in path for path in paths), route
     assert {status for _, status, _ in examples()} == {200, 400, 404}
 
@@ -83,7 +85,27 @@ async def test_pages_follow_next_to_the_end_and_see_each_deal_once(node: App) ->
     assert len(seen) == len(set(seen)) == 5
 
 
+async def test_a_players_tables_page_by_page_link_each_of_their_deals_once(node: App) -> None:
+    linked: list[tuple[str, int]] = []
+    offset: int | None = 0
+    while offset is not None:
+        status, _, page = await get(node, f"/api/players/1/tables?limit=1&offset={offset}")
+        assert status == 200 and len(page["tables"]) == 1
+        table = page["tables"][0]
+        assert table["deals_stored"] == len(table["deal_numbers"])
+        linked += [(table["table_id"], n) for n in table["deal_numbers"]]
+        offset = page["next"]
+    _, _, deals = await get(node, "/api/players/1/deals?limit=100")
+    assert sorted(linked) == sorted((d["table_id"], d["deal_number"]) for d in deals["deals"])
+    assert len(linked) == len(set(linked)) == 5
+    for table_id, number in linked:
+        status, _, deal = await get(node, f"/api/deals/{table_id}/{number}")
+        assert status == 200 and deal["seats"][0]["account_id"] == 1
+
+
 HOSTILE = [
+    "/api/players/1/tables?limit=101",
+    "/api/players/1/tables?name=Anna",
     "/api/players/1/deals?limit=101",
     "/api/players/1/deals?offset=-1",
     "/api/players/1/deals?limit=1e3",
