@@ -198,6 +198,8 @@ class Connection:
                 self.send(await self.signing.sign_in(message))
             case m.SignOut():
                 self.send(await self.signing.sign_out(re))
+            case m.ChangePassword():
+                self.send(await self.signing.change_password(message))
             case m.ListTables():
                 self.send(await self.node.lobby.page(message))
             case m.CreateTable(options=options, key=key):

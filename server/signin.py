@@ -1,5 +1,5 @@
 """Signing in over the WebSocket: ``hello`` with a session, ``sign_up``, ``sign_in``,
-``sign_out`` (docs/PROTOCOL.md, "Accounts").
+``sign_out``, ``change_password`` (docs/PROTOCOL.md, "Accounts").
 
 A connection is a guest until it signs in; signed in, the seats it takes carry
 the account (``account_seats``). The accounts live in the node's history
@@ -83,6 +83,16 @@ class Signing:
         await self._asked(self._accounts().sign_out(self.token))
         self.account, self.token = None, None
         return m.SignedOut(re=re)
+
+    async def change_password(self, message: m.ChangePassword) -> m.PasswordChanged:
+        """The account's new password; this session stays, its others are revoked."""
+        if self.token is None:
+            raise AccountRefused("not_signed_in", "this connection is not signed in")
+        change = self._accounts().change_password(
+            self.token, message.old_password, message.new_password
+        )
+        await self._asked(change)
+        return m.PasswordChanged(re=message.id)
 
     async def held(self) -> list[m.HeldSeat]:
         """The seats the account holds at tables not finished, on any node."""

@@ -12,6 +12,14 @@ export interface BidAction {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+/** A new password for the signed-in account: this session stays, the account's other sessions are revoked (a device that knew the old password is signed out). */
+export interface ChangePassword {
+  id?: string | number | null;
+  type: "change_password";
+  old_password: string;
+  new_password: string;
+}
+
 export interface ChelemAction {
   kind: "chelem";
   announce: boolean;
@@ -153,7 +161,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping;
 
 export interface AccountInfo {
   id: number;
@@ -329,6 +337,11 @@ export interface LegalChoices {
   chelem: boolean;
   poignees?: PoigneeChoice[];
   cards?: string[];
+}
+
+export interface PasswordChanged {
+  re: string | number | null;
+  type: "password_changed";
 }
 
 export interface PoigneeChoice {
@@ -595,4 +608,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye;

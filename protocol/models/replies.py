@@ -79,6 +79,10 @@ class SignedOut(Reply):
     type: Literal["signed_out"] = "signed_out"
 
 
+class PasswordChanged(Reply):
+    type: Literal["password_changed"] = "password_changed"
+
+
 class Tables(Reply):
     type: Literal["tables"] = "tables"
     tables: list[TableSummary]
@@ -207,6 +211,7 @@ ServerMessage = Annotated[
     Welcome
     | SignedInAs
     | SignedOut
+    | PasswordChanged
     | Tables
     | TableCreated
     | Joined

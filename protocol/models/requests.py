@@ -53,6 +53,15 @@ class SignOut(Request):
     type: Literal["sign_out"] = "sign_out"
 
 
+class ChangePassword(Request):
+    """A new password for the signed-in account: this session stays, the account's
+    other sessions are revoked (a device that knew the old password is signed out)."""
+
+    type: Literal["change_password"] = "change_password"
+    old_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)  # the sign-up rules: 8-128 characters
+
+
 class ListTables(Request):
     """One page of the open tables, oldest first; ``after``: the last page's ``next``."""
 
@@ -154,6 +163,7 @@ ClientMessage = Annotated[
     | SignUp
     | SignIn
     | SignOut
+    | ChangePassword
     | ListTables
     | CreateTable
     | Join

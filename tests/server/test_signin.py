@@ -125,6 +125,38 @@ async def test_sign_in_refusals_keep_their_codes_and_change_nothing(node: App) -
     assert signed["account"]["name"] == "Anna"
 
 
+async def test_a_changed_password_keeps_this_session_and_signs_out_the_others(
+    node: App,
+) -> None:
+    client, first = await signed_up(node, "Anna")
+    elsewhere = await WireClient.open(url_of(node))
+    other = await elsewhere.request(
+        {"type": "sign_in", "name": "Anna", "password": PASSWORD}, "signed_in"
+    )
+    new = "a better horse, stapled"
+    for message, code in [  # refused, and nothing changed: the old password still works
+        ({"old_password": "not the password", "new_password": new}, "wrong_credentials"),
+        ({"old_password": PASSWORD, "new_password": "short"}, "bad_password"),
+    ]:
+        await client.send({"type": "change_password", **message})
+        assert (await client.recv())["code"] == code, message
+    guest = await WireClient.open(url_of(node))
+    await guest.send({"type": "change_password", "old_password": PASSWORD, "new_password": new})
+    assert (await guest.recv())["code"] == "not_signed_in"
+    changed = await client.request(
+        {"type": "change_password", "old_password": PASSWORD, "new_password": new, "id": 7},
+        "password_changed",
+    )
+    assert changed["re"] == 7
+    _, welcome = await hello(node, first["token"])  # this session stays
+    assert welcome["type"] == "welcome" and welcome["account"]["name"] == "Anna"
+    _, refused = await hello(node, other["token"])  # the other device's is revoked
+    assert refused["code"] == "bad_session"
+    await guest.send({"type": "sign_in", "name": "Anna", "password": PASSWORD})
+    assert (await guest.recv())["code"] == "wrong_credentials"
+    await guest.request({"type": "sign_in", "name": "Anna", "password": new}, "signed_in")
+
+
 async def test_a_node_without_a_history_database_keeps_no_accounts(url: str) -> None:
     client = await WireClient.open(url)
     await client.send({"type": "sign_up", "name": "Anna", "password": PASSWORD})
