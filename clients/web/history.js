@@ -1,7 +1,7 @@
 // @ts-check
 // The players page's views of the history API (docs/API.md): the leaderboard, a
-// player's profile with the rating chart, and the player's deals, each deal a link to
-// the viewer. Everything shown comes from the server through html`` (escaped).
+// player's profile with the rating chart, recent tables and the player's deals, each deal
+// a link to the viewer. Everything shown comes from the server through html`` (escaped).
 
 import { html } from "./dom.js";
 import { contractLabel, num, t } from "./i18n.js";
@@ -86,7 +86,26 @@ export function dealTable(deals) {
   </table>`;
 }
 
-export function profileView(profile, ratings, deals, offset) {
+/** The player's recent tables: place and total once finished, a link to each deal. */
+export function tableList(tables) {
+  if (!tables.length) return html`<p class="muted" id="table-list-empty">${t("players.noTables")}</p>`;
+  const rows = tables.map(
+    (tb) => html`<tr data-table="${tb.table_id}">
+      <td>${new Date(tb.finished_at).toLocaleString()}</td>
+      <td class="num">${tb.deals_stored}</td>
+      <td data-field="place">${tb.finished ? t("players.place", { place: tb.place }) : t("players.stillPlaying")}</td>
+      <td class="num">${tb.total === null ? "–" : num(tb.total, true)}</td>
+      <td class="deal-links">${tb.deal_numbers.map((n) => html`<a class="btn small" href="#/deal/${tb.table_id}/${n}">${n + 1}</a> `)}</td>
+    </tr>`,
+  );
+  return html`<table class="history-table" id="table-list">
+    <thead><tr><th>${t("players.lastDeal")}</th><th>${t("players.deals")}</th><th>${t("players.result")}</th>
+      <th>${t("players.total")}</th><th></th></tr></thead>
+    <tbody>${rows}</tbody>
+  </table>`;
+}
+
+export function profileView(profile, ratings, deals, offset, tables = { tables: [] }) {
   const stats = profile.statistics;
   const contracts = Object.entries(stats.contracts).map(
     ([code, c]) => html`<li>${contractLabel(code)}: ${t("players.takenMade", { taken: c.taken, made: c.made })}</li>`,
@@ -104,18 +123,21 @@ export function profileView(profile, ratings, deals, offset) {
     })}</p>
     <ul class="contracts">${contracts}</ul>
     ${ratingChart(ratings.ratings)}
+    <h3>${t("players.tables")}</h3>
+    ${tableList(tables.tables)}
     <h3>${t("players.deals")}</h3>
     ${deals.deals.length ? dealTable(deals.deals) : html`<p class="muted">${t("players.noDeals")}</p>`}
     <div class="pager">${back}${more}</div>
   </section>`;
 }
 
-/** The profile's three answers at once. */
+/** The profile's four answers at once. */
 export async function loadProfile(id, offset) {
-  const [profile, ratings, deals] = await Promise.all([
+  const [profile, ratings, deals, tables] = await Promise.all([
     api(`/api/players/${id}`),
     api(`/api/players/${id}/ratings?limit=1000`),
     api(`/api/players/${id}/deals?limit=${PAGE}&offset=${offset}`),
+    api(`/api/players/${id}/tables?limit=10`),
   ]);
-  return { profile, ratings, deals };
+  return { profile, ratings, deals, tables };
 }

@@ -57,8 +57,8 @@ async function route() {
   try {
     if (parts[0] === "player" && /^\d+$/.test(parts[1] || "")) {
       const offset = Number(parts[2] || 0);
-      const { profile, ratings, deals } = await loadProfile(parts[1], offset);
-      setHTML(main, html`${accountView()}${profileView(profile, ratings, deals, offset)}`);
+      const { profile, ratings, deals, tables } = await loadProfile(parts[1], offset);
+      setHTML(main, html`${accountView()}${profileView(profile, ratings, deals, offset, tables)}`);
     } else if (parts[0] === "deal" && parts[1] && /^\d+$/.test(parts[2] || "")) {
       await showDeal(main, parts[1], parts[2], Number(parts[3] || 0));
     } else {

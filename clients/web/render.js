@@ -105,6 +105,19 @@ export function renderConn() {
   if (!el) return;
   el.dataset.status = app.conn;
   el.textContent = t(`conn.${app.conn}`);
+  renderAccount();
+}
+
+/** Who is signed in (the server's welcome said): the header's link to the players page
+ * names the account and opens its profile; a guest sees the plain link. */
+function renderAccount() {
+  const account = app.net && app.net.account;
+  for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll(".players-link, .menu-link"))) {
+    const signedIn = link.classList.contains("menu-link") ? t("account.signedInAs", { name: account?.name }) : account?.name;
+    link.textContent = account ? signedIn : t("players.link");
+    link.href = account ? `players.html#/player/${account.id}` : "players.html";
+    link.title = account ? t("account.signedInAs", { name: account.name }) : "";
+  }
 }
 
 export function renderMain() {

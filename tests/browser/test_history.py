@@ -1,6 +1,6 @@
 """Accounts and history in Chromium, on a node that keeps its history in a real SQLite
 file: sign up on the players page, play a deal against three AI signed in, find it in
-the profile (with its rating change and the rating chart), step through it in the
+the profile (with its rating change, the rating chart and its table), step through it in the
 viewer by keyboard, in English, French and Dutch. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
@@ -63,7 +63,10 @@ async def test_sign_up_play_a_deal_then_see_it_in_the_profile_and_step_through_i
     await player.open()  # the game page says hello with the account's session
     hello = await page.evaluate("() => window.cardavia.app.net.account")
     assert hello["name"] == "Anna"
-    assert await page.locator(".players-link").inner_text() == "Players and history"
+    link = page.locator(".topbar-inner > .players-link")
+    assert await link.inner_text() == "Anna"  # who is signed in, a link to the profile
+    assert await link.get_attribute("href") == f"players.html#/player/{hello['id']}"
+    assert await link.get_attribute("title") == "Signed in as Anna"
     await page.screenshot(path=str(artifacts / "history-game-signed-in.png"))
     await page.click("[data-action=quick-start]")
     await player.play_until("sheet")
@@ -77,9 +80,19 @@ async def test_sign_up_play_a_deal_then_see_it_in_the_profile_and_step_through_i
     assert await page.locator("#rating-chart circle").count() == 2  # the start, then the deal
     change = await page.locator("#deal-list tbody tr td.num").nth(1).inner_text()
     assert change not in ("", "–")  # the deal against three AI was rated
+    # The recent tables: this quick-start table of one deal, finished: its total is the
+    # deal's score, its place that score's among the four, a link to its deal.
+    assert await page.locator("#table-list tbody tr").count() == 1
+    score = await page.locator("#deal-list tbody tr td.num").nth(0).inner_text()
+    assert await page.locator("#table-list tbody tr td.num").nth(1).inner_text() == score
+    scores = player.events("score")[-1]["sheet"]["scores"]
+    place = 1 + sum(s > _number(score) for s in scores)
+    assert await page.locator("#table-list [data-field=place]").inner_text() == f"{place} of 4"
+    deal_link = await page.locator("#deal-list tbody tr a").get_attribute("href")
+    assert await page.locator("#table-list .deal-links a").get_attribute("href") == deal_link
     await page.screenshot(path=str(artifacts / "history-profile.png"), full_page=True)
 
-    await page.click("#deal-list tbody tr a")
+    await page.click("#table-list .deal-links a")
     await page.wait_for_selector("#viewer[data-kind=hands]")
     assert await page.locator("#viewer .viewer-hands .mini-card").count() == 72
     await page.screenshot(path=str(artifacts / "history-viewer-hands.png"), full_page=True)
