@@ -53,6 +53,8 @@ class Client(Link):
             timeout=timeout,
             client_name=client_name,
         )
+        self.account: m.AccountInfo | None = None  # who this connection is signed in as
+        self.held_seats: list[m.HeldSeat] = []  # the account's seats, to ``resume``
 
     @classmethod
     async def connect(
@@ -64,10 +66,14 @@ class Client(Link):
         retry_seconds: float = 60.0,
         timeout: float = 30.0,
         client_name: str = CLIENT_NAME,
+        session: str | None = None,
     ) -> Client:
-        """Open a connection and say hello.
+        """Open a connection and say hello, signed in with ``session`` (the token
+        ``sign_in`` or ``sign_up`` returned) if given: ``client.account`` is then the
+        account, its held seats are in ``client.held_seats``.
 
-        ``ServerError`` if the server refuses, ``Unreachable`` if there is none,
+        ``ServerError`` if the server refuses (``bad_session``: the session was signed
+        out or has expired), ``Unreachable`` if there is none,
         ``BadURL`` if ``url`` is not a WebSocket URL (nothing is tried then).
         ``reconnect_seconds`` bounds each reconnection after a drop,
         ``retry_seconds`` the retries of a request refused as ``unavailable``
@@ -86,9 +92,12 @@ class Client(Link):
         except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
             raise BadURL(f"{url!r} is not a ws:// or wss:// URL: {e}") from e
         try:
-            connection = await TarotSocket.open(url, codec, client_name)
+            connection = await TarotSocket.open(url, codec, client_name, session)
         except LOST as e:
             raise Unreachable(f"cannot reach {url}: {e or type(e).__name__}") from e
+        client.session = session
+        client.account = connection.welcome.account
+        client.held_seats = connection.welcome.seats or []
         client._begin(connection)
         return client
 
@@ -102,6 +111,29 @@ class Client(Link):
         trace: TracebackType | None,
     ) -> None:
         await self.close()
+
+    # ------------------------------------------------------------ accounts
+
+    async def sign_up(self, name: str, password: str) -> str:
+        """A new account, this connection signed in to it: its session token (give it to
+        ``Client.connect(session=...)`` later to come back as the account)."""
+        return await self._signed_in(m.SignUp(name=name, password=password))
+
+    async def sign_in(self, name: str, password: str) -> str:
+        """Sign in to an account (its name in any case): a new session token."""
+        return await self._signed_in(m.SignIn(name=name, password=password))
+
+    async def sign_out(self) -> None:
+        """End this session (its token no longer signs in); the connection is a guest."""
+        await self._request(m.SignOut(), _is(m.SignedOut))
+        self.session, self.account, self.held_seats = None, None, []
+
+    async def _signed_in(self, request: m.SignUp | m.SignIn) -> str:
+        reply = await self._request(request, _is(m.SignedInAs))
+        assert isinstance(reply, m.SignedInAs)
+        # Said in every later hello, so a reconnection is still the account.
+        self.session, self.account, self.held_seats = reply.token, reply.account, reply.seats
+        return reply.token
 
     # ------------------------------------------------------------ lobby
 
@@ -154,9 +186,10 @@ class Client(Link):
         assert self.state is not None
         return self.state
 
-    async def resume(self, token: str) -> TableState:
-        """Come back to a seat held by a token (from an earlier ``join``), with a snapshot."""
-        await self._request(m.Resume(token=token), _is(m.Snapshot))
+    async def resume(self, token: str | None = None, *, table_id: str | None = None) -> TableState:
+        """Come back to a seat held by a token (from an earlier ``join``), or, signed in,
+        to the account's seat at ``table_id`` (``held_seats``), with a snapshot."""
+        await self._request(m.Resume(token=token, table_id=table_id), _is(m.Snapshot))
         assert self.state is not None
         return self.state
 

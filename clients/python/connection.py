@@ -40,15 +40,22 @@ class TarotSocket:
 
     @classmethod
     async def open(
-        cls, url: str, codec: CodecName = "msgpack", client: str = CLIENT_NAME
+        cls,
+        url: str,
+        codec: CodecName = "msgpack",
+        client: str = CLIENT_NAME,
+        session: str | None = None,
     ) -> TarotSocket:
-        """Connect, say hello, and wait for the welcome (``ServerError`` if refused)."""
+        """Connect, say hello (signed in with ``session``, a ``signed_in`` token, if given),
+        and wait for the welcome (``ServerError`` if refused: ``bad_session`` for a session
+        signed out or expired)."""
         chosen = codec_named(codec)
         ws = await connect(url, subprotocols=[Subprotocol(chosen.name)], open_timeout=10)
         if ws.subprotocol != chosen.name:
             await ws.close()
             raise ServerError("unsupported_version", f"the server did not accept {chosen.name}")
-        await ws.send(chosen.encode(m.Hello(protocol=PROTOCOL_VERSION, client=client)))
+        hello = m.Hello(protocol=PROTOCOL_VERSION, client=client, session=session)
+        await ws.send(chosen.encode(hello))
         reply = chosen.decode_server(await ws.recv())
         if isinstance(reply, m.Error):
             await ws.close()

@@ -80,6 +80,7 @@ class Link:
         self.retry_seconds = retry_seconds
         self.timeout = timeout
         self.client_name = client_name
+        self.session: str | None = None  # the account's session token, said in each hello
         self.state: TableState | None = None
         self.reconnections = 0
         self.retries = 0  # requests sent again after a refusal that may pass
@@ -312,11 +313,17 @@ class Link:
         backoff = Backoff(self.reconnect_seconds, first=0.05, cap=1.0)
         while not self._closing:
             try:
-                conn = await TarotSocket.open(self.url, self.codec, self.client_name)
+                conn = await TarotSocket.open(self.url, self.codec, self.client_name, self.session)
                 await self._rejoin(conn)
                 self.reconnections += 1
                 return
             except ServerError as e:
+                if e.code == "bad_session" and self.session is not None:
+                    # Signed out meanwhile (elsewhere, or a new password): go on as a guest;
+                    # the seat comes back by its own token.
+                    log.info("the session was refused; reconnecting as a guest")
+                    self.session = None
+                    continue
                 if e.code in _NOT_RESUMABLE:
                     raise Disconnected(f"cannot resume the seat: {e}", e.code) from e
                 log.info("resume refused, retrying: %s", e)
