@@ -128,6 +128,11 @@ class Client(Link):
         await self._request(m.SignOut(), _is(m.SignedOut))
         self.session, self.account, self.held_seats = None, None, []
 
+    async def change_password(self, old_password: str, new_password: str) -> None:
+        """A new password: this session stays, the account's other sessions are ended."""
+        request = m.ChangePassword(old_password=old_password, new_password=new_password)
+        await self._request(request, _is(m.PasswordChanged))
+
     async def _signed_in(self, request: m.SignUp | m.SignIn) -> str:
         reply = await self._request(request, _is(m.SignedInAs))
         assert isinstance(reply, m.SignedInAs)

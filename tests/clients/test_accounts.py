@@ -100,10 +100,10 @@ async def test_a_dropped_client_reconnects_signed_in_or_as_a_guest_once_signed_o
         # the client says hello as a guest and takes its seat back by the seat's token.
         async with await Client.connect(url) as other:
             await other.sign_in("chloé", PASSWORD)
-            await other._request(
-                m.ChangePassword(old_password=PASSWORD, new_password="a new passphrase"),
-                lambda reply: isinstance(reply, m.PasswordChanged),
-            )
+            with pytest.raises(ServerError) as wrong:
+                await other.change_password("not the password", "a new passphrase")
+            assert wrong.value.code == "wrong_credentials"
+            await other.change_password(PASSWORD, "a new passphrase")
         await drop_connections(node)
         await reconnected(client, 2)
         assert client.session is None
