@@ -1,7 +1,8 @@
 // @ts-check
 // The player's account: the session token remembered with the server that issued it
 // (net.js sends it in `hello`, so that seats taken at the table are the account's), and
-// signing up, in and out on the players page (PROTOCOL.md, "Accounts").
+// signing up, in and out, and changing the password on the players page (PROTOCOL.md,
+// "Accounts").
 
 import { saved } from "./dom.js";
 
@@ -24,6 +25,11 @@ export async function signIn(net, kind, name, password) {
   const answer = await net.request({ type: kind, name, password }, ["signed_in"]);
   storeAccount(net.url, answer);
   return answer;
+}
+
+/** A new password for the signed-in account; its other sessions end (this one stays). */
+export async function changePassword(net, oldPassword, newPassword) {
+  await net.request({ type: "change_password", old_password: oldPassword, new_password: newPassword }, ["password_changed"]);
 }
 
 export async function signOut(net) {

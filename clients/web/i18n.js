@@ -1,11 +1,19 @@
 // @ts-check
-// The interface in English, Dutch and French: the strings are data, one file per language
-// (strings-en.js, strings-nl.js, strings-fr.js); the choice is remembered.
+// The interface in English, Dutch and French: the strings are data, files per language
+// (strings-en.js, strings-nl.js, strings-fr.js, and the players page's in
+// strings-players-LANG.js); the choice is remembered.
 
 import { fmt, saved } from "./dom.js";
-import en from "./strings-en.js";
-import fr from "./strings-fr.js";
-import nl from "./strings-nl.js";
+import enTable from "./strings-en.js";
+import frTable from "./strings-fr.js";
+import nlTable from "./strings-nl.js";
+import enPlayers from "./strings-players-en.js";
+import frPlayers from "./strings-players-fr.js";
+import nlPlayers from "./strings-players-nl.js";
+
+const en = { ...enTable, ...enPlayers };
+const nl = { ...nlTable, ...nlPlayers };
+const fr = { ...frTable, ...frPlayers };
 
 export const LANGS = [
   { code: "en", name: "English" },

@@ -3,7 +3,7 @@
 // their rating chart and deals, and the deal viewer. Addresses are in the hash, so
 // every view is a link: #/leaderboard/OFFSET, #/player/ID/OFFSET, #/deal/TABLE/N/STEP.
 
-import { accountFor, signIn, signOut } from "./account.js";
+import { accountFor, changePassword, signIn, signOut } from "./account.js";
 import { installSprite } from "./cards.js";
 import { html, saved, setHTML } from "./dom.js";
 import { api, leaderboardView, loadProfile, PAGE, profileView } from "./history.js";
@@ -25,6 +25,15 @@ function accountView() {
       <a class="btn small" href="#/player/${account.id}">${t("account.myProfile")}</a>
       <a class="btn small" href="./">${t("account.play")}</a>
       <button type="button" class="btn small" data-action="sign-out">${t("account.signOut")}</button>
+      <details id="password-change">
+        <summary>${t("account.changePassword")}</summary>
+        <form id="password-form">
+          <label>${t("account.oldPassword")} <input name="old" type="password" autocomplete="current-password" maxlength="128" required></label>
+          <label>${t("account.newPassword")} <input name="new" type="password" autocomplete="new-password" minlength="8" maxlength="128" required></label>
+          <button type="submit" class="btn" data-action="change-password">${t("account.changePassword")}</button>
+        </form>
+        <p id="password-message" role="alert"></p>
+      </details>
     </section>`;
   }
   return html`<section class="panel" id="account">
@@ -107,9 +116,22 @@ function onKey(event) {
   }
 }
 
+async function onPasswordSubmit(form) {
+  const message = document.getElementById("password-message");
+  try {
+    await changePassword(page.net, form.elements.old.value, form.elements.new.value);
+  } catch (error) {
+    message.textContent = errorText(error);
+    return;
+  }
+  form.reset();
+  message.textContent = t("account.passwordChanged");
+}
+
 async function onSubmit(event) {
   event.preventDefault();
   const form = event.target;
+  if (form.id === "password-form") return onPasswordSubmit(form);
   const kind = event.submitter?.dataset.action === "sign-up" ? "sign_up" : "sign_in";
   try {
     await signIn(page.net, kind, form.elements.name.value, form.elements.password.value);

@@ -59,6 +59,19 @@ async def test_sign_up_play_a_deal_then_see_it_in_the_profile_and_step_through_i
     await page.click("[data-action=sign-up]")
     await page.wait_for_selector("#signed-in:has-text('Anna')")
     await page.screenshot(path=str(artifacts / "history-signed-up.png"))
+    # A new password: a wrong current one is refused beside the form; then it is changed,
+    # and this session stays signed in (the game page below says hello with it).
+    new_password = "a better horse, stapled"
+    await page.click("#password-change summary")
+    await page.fill("#password-form [name=old]", "not the password")
+    await page.fill("#password-form [name=new]", new_password)
+    await page.click("[data-action=change-password]")
+    await page.wait_for_selector("#password-message:has-text('Wrong name or password')")
+    await page.fill("#password-form [name=old]", PASSWORD)
+    await page.fill("#password-form [name=new]", new_password)
+    await page.click("[data-action=change-password]")
+    await page.wait_for_selector("#password-message:has-text('Password changed')")
+    await page.screenshot(path=str(artifacts / "history-password-changed.png"))
 
     await player.open()  # the game page says hello with the account's session
     hello = await page.evaluate("() => window.cardavia.app.net.account")
