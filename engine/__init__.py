@@ -68,7 +68,7 @@ from .errors import (
 )
 from .events import PUBLIC, DealEvent, deal_events, step
 from .game import Legal, apply, apply_in_place, legal_actions, random_action
-from .records import FORMAT, load_record, parse_record, to_record
+from .records import FORMAT, action_entry, entry_action, load_record, parse_record, to_record
 from .scoring import Bonus, DealScore, score
 from .series import Series
 from .state import NO_SEAT, NO_SIDE, Cancellation, Deal, Phase, Trick
@@ -126,6 +126,7 @@ __all__ = [
     "UnknownContract",
     "View",
     "WrongPhase",
+    "action_entry",
     "apply",
     "apply_in_place",
     "card_code",
@@ -133,6 +134,7 @@ __all__ = [
     "deal_events",
     "deal_from_hands",
     "discard_rule",
+    "entry_action",
     "is_petit_sec",
     "legal_actions",
     "load_record",

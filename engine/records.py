@@ -1,5 +1,9 @@
 """Game records (``tarot-record/1``, docs/RECORD.md): export a deal, replay one.
 
+One decision also has an entry of its own in the record's words (``action_entry``:
+``{"seat": 1, "bid": "garde"}``, ``{"seat": 3, "play": "KH"}``), so a deal in
+progress can be stored as its entries, whatever the wire protocol looks like.
+
 Importing never trusts the record: it is parsed, then every decision is
 replayed through ``game.apply_in_place``, so a record is accepted exactly when
 the deal it describes was legal. Errors are one line naming the step
@@ -62,6 +66,61 @@ def load_record(record: Any) -> Deal:
     if deal.phase is not Phase.DONE:
         raise RecordError(f"{_missing(deal)}: the record ends before the deal is over")
     return deal
+
+
+ENTRY_KEYS = ("bid", "discard", "chelem", "poignee", "play")
+
+
+def action_entry(action: Action) -> dict[str, Any]:
+    """One decision in the record's vocabulary: ``{"seat": 0, "play": "T21"}``.
+
+    >>> action_entry(Bid(2, Contract.GARDE_SANS))
+    {'seat': 2, 'bid': 'garde_sans'}
+    """
+    match action:
+        case Bid(seat, contract):
+            return {"seat": seat, "bid": contract.code}
+        case Discard(seat, cards):
+            return {"seat": seat, "discard": [CODES[c] for c in sorted(cards)]}
+        case DeclareChelem(seat, announce):
+            return {"seat": seat, "chelem": announce}
+        case ShowPoignee(seat, cards):
+            return {"seat": seat, "poignee": [CODES[c] for c in sorted(cards)]}
+        case Play(seat, card):
+            return {"seat": seat, "play": CODES[card]}
+    raise TypeError(f"not an action: {action!r}")  # pragma: no cover
+
+
+def entry_action(entry: Any) -> Action:
+    """The decision an ``action_entry`` describes; ``RecordError`` if it is malformed.
+
+    Only its shape is checked: whether it is legal is for ``apply_in_place`` to say.
+    """
+    if not isinstance(entry, dict):
+        raise RecordError(f"an action entry must be an object, not {entry!r}")
+    seat = entry.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise RecordError(f"seat must be a seat 0-3, not {seat!r}")
+    keys = [k for k in entry if k != "seat"]
+    if len(keys) != 1 or keys[0] not in ENTRY_KEYS:
+        raise RecordError(f"an action entry needs one of {', '.join(ENTRY_KEYS)}, not {keys}")
+    return _entry_action(seat, keys[0], entry[keys[0]])
+
+
+def _entry_action(seat: int, key: str, value: Any) -> Action:
+    if key == "bid":
+        return Bid(seat, _contract(key, value))
+    if key == "chelem":
+        if not isinstance(value, bool):
+            raise RecordError("chelem must be true or false")
+        return DeclareChelem(seat, value)
+    if key == "play":
+        try:
+            return Play(seat, parse_card(value))
+        except UnknownCard as e:
+            raise RecordError(f"play: {e}") from e
+    cards = _card_set(key, value)
+    return Discard(seat, cards) if key == "discard" else ShowPoignee(seat, cards)
 
 
 def parse_record(text: str) -> Any:

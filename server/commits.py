@@ -13,7 +13,7 @@ import engine
 
 from . import transitions as tr
 from .store import Update
-from .tabledata import StoredEvent, TableData, deal_state, next_commits, stored_action
+from .tabledata import StoredEvent, TableData, deal_state, next_commits
 
 __all__ = ["committed_update", "followed_state"]
 
@@ -51,6 +51,6 @@ def followed_state(old: TableData, state: engine.Deal | None, new: TableData) ->
     ):
         state = state.copy()
         for entry in deal.actions[len(known.actions) :]:
-            engine.apply_in_place(state, stored_action(entry))
+            engine.apply_in_place(state, engine.entry_action(entry))
         return state
     return deal_state(deal)

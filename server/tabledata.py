@@ -3,6 +3,10 @@
 The deal is kept as its secret seed and the actions applied so far, never as
 a pickled state: any node rebuilds the engine state by replaying them
 (``deal_state``). ``version`` grows by one with every committed change.
+
+Each action is stored as the game record's entry for it (``engine.action_entry``:
+bid names and card codes, docs/RECORD.md), not as the wire message that asked for
+it, so the protocol can change without a migration of what Redis holds.
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 import engine
 from protocol import models as m
-from protocol.convert import action_of
 from protocol.names import PLAYER_NAME_MAX, TABLE_NAME_MAX, sanitize
 
 
@@ -46,8 +49,18 @@ class DealData(Data):
     number: int  # 1-based place in the series: a deal dealt again keeps the cancelled one's
     dealer: int
     seed: str  # secret until the deal's record is published
-    actions: list[dict[str, Any]] = Field(default_factory=list)  # {"seat": s, "action": {...}}
+    # engine.action_entry of each action: {"seat": s, "bid": "garde"}, {"seat": s, "play": "KH"}
+    actions: list[dict[str, Any]] = Field(default_factory=list)
     started_ms: int = 0  # when it was dealt (0: stored before this was kept)
+
+    # A table stored before actions were record entries held wire actions; it loads as
+    # entries, so a node upgraded mid-deal plays it on (and compares it) like a new one.
+    @field_validator("actions", mode="before")
+    @classmethod
+    def _stored_actions(cls, actions: Any) -> Any:
+        if not isinstance(actions, list):
+            return actions
+        return [_entry_of_wire(a) if isinstance(a, dict) and "action" in a else a for a in actions]
 
 
 class StoredEvent(Data):
@@ -171,10 +184,26 @@ def deal_state(deal: DealData) -> engine.Deal:
     """Rebuild the engine state of a deal from its seed and actions."""
     state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
     for entry in deal.actions:
-        engine.apply_in_place(state, stored_action(entry))
+        engine.apply_in_place(state, engine.entry_action(entry))
     return state
 
 
-def stored_action(entry: dict[str, Any]) -> engine.Action:
-    model = m.Act.model_validate({"type": "act", "action": entry["action"]}).action
-    return action_of(model, entry["seat"])
+# What each kind of the old wire action (``{"kind": "bid", "contract": ...}``) named the
+# value that its record entry holds. Frozen here: the protocol may change, old tables not.
+_WIRE_FIELDS = {
+    "bid": ("bid", "contract"),
+    "discard": ("discard", "cards"),
+    "chelem": ("chelem", "announce"),
+    "poignee": ("poignee", "cards"),
+    "play": ("play", "card"),
+}
+
+
+def _entry_of_wire(stored: dict[str, Any]) -> Any:
+    """The record entry of an action stored the old way, ``{"seat": s, "action": {...}}``."""
+    action = stored["action"]
+    fields = _WIRE_FIELDS.get(str(action.get("kind"))) if isinstance(action, dict) else None
+    if fields is None:
+        raise ValueError(f"not a stored action: {stored!r}")
+    key, field = fields
+    return {"seat": stored.get("seat"), key: action.get(field)}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import engine
 from protocol import models as m
-from protocol.convert import WIRE_EVENTS, action_model, event_model, numbers, sheet_model
+from protocol.convert import WIRE_EVENTS, event_model, numbers, sheet_model
 
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 from .tabledata import (
@@ -244,7 +244,7 @@ def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_m
     except engine.IllegalAction as e:
         code = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
         raise TableRefused(code, str(e), rule=e.rule or None, reason=e.code) from e
-    entry = {"seat": action.seat, "action": action_model(action).model_dump(mode="json")}
+    entry = engine.action_entry(action)
     deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
     change = Change(data.model_copy(update={"deal": deal}), after)
     for event in events:
