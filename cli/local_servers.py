@@ -50,23 +50,50 @@ class RedisServer:
     def __init__(self, workdir: Path, *extra: str) -> None:
         self.workdir = workdir
         self.port = free_port()
-        self.extra = extra
+        self.extra = list(extra)
         self.process: subprocess.Popen[bytes] | None = None
+        self.started = False  # once started, it keeps its port (clients reconnect to it)
 
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisServer:
+        """Start it and wait until it answers.
+
+        A free port is only free when it is chosen: another process may bind it before
+        Redis does (seen with the cluster bus port while other servers started), and
+        Redis then exits at once. A first start then takes other ports and tries again;
+        a restart keeps its port, which its clients know.
+        """
         self.workdir.mkdir(parents=True, exist_ok=True)
+        for _ in range(5):
+            if self._spawn():
+                self.started = True
+                return self
+            if self.started:
+                break
+            self.port = free_port()
+            self.extra = _fresh_cluster_port(self.extra)
+        raise AssertionError(f"redis-server exited at its start on port {self.port}")
+
+    def _spawn(self) -> bool:
+        """Whether Redis answers (False: it exited before it did)."""
         args = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--dir", str(self.workdir), "--save", "", "--appendonly", "yes"]
         args += ["--appendfsync", "always", "--logfile", "redis.log", *self.extra]
-        self.process = subprocess.Popen(
+        process = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=self.workdir
         )
-        wait_until(lambda: redis_answers(self.port), f"redis on port {self.port}")
-        return self
+        self.process = process
+        wait_until(
+            lambda: process.poll() is not None or redis_answers(self.port),
+            f"redis on port {self.port}",
+        )
+        if process.poll() is None:
+            return True
+        self.process = None
+        return False
 
     def kill(self) -> None:
         """kill -9: Redis keeps only what its append-only file already holds."""
@@ -85,6 +112,15 @@ class RedisServer:
                 self.process.kill()
                 self.process.wait()
         self.process = None
+
+
+def _fresh_cluster_port(extra: list[str]) -> list[str]:
+    """``extra`` with a new free port after ``--cluster-port``, if it names one."""
+    out = list(extra)
+    for i, arg in enumerate(out[:-1]):
+        if arg == "--cluster-port":
+            out[i + 1] = str(free_port())
+    return out
 
 
 class Node:
