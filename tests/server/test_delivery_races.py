@@ -14,6 +14,7 @@ from server.tabledata import StoredEvent, TableData
 
 from .recorder import Recorder
 from .test_commit_chain import QuietStore, bid, consistent, two_nodes
+from .test_commit_chain import ordinary_deals as ordinary_deals  # autouse: the tests bid
 
 
 class LateLoads(QuietStore):
