@@ -45,7 +45,7 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .state import NO_SEAT, Cancellation, Deal, Phase
+from .state import BIDDING, NO_SEAT, PLAY, Cancellation, Deal, Phase
 from .tricks import legal_cards, play_card, refuse_play
 
 
@@ -121,11 +121,11 @@ def apply(deal: Deal, action: Action) -> Deal:
 
 def apply_in_place(deal: Deal, action: Action) -> None:
     """Apply ``action`` to ``deal`` itself. On error ``deal`` is unchanged."""
-    if type(action) is Play and deal.phase is Phase.PLAY and action.seat == deal.to_act:
+    if type(action) is Play and deal.phase is PLAY and action.seat == deal.to_act:
         # The common case in one step: every check below before the card's own passes.
         card = action.card
-        if not legal_cards(deal.hands[deal.to_act], deal.trick) >> card & 1:
-            refuse_play(deal, deal.to_act, card)
+        if not legal_cards(deal.hands[action.seat], deal.trick) >> card & 1:
+            refuse_play(deal, action.seat, card)
         play_card(deal, card)
         return
     if deal.phase is Phase.DONE:
@@ -195,16 +195,22 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
     the play phase it is made on the legal-card bitset, and bids are drawn
     from ``legal_bids``, without the list of actions.
     """
-    if deal.phase is Phase.PLAY:
+    phase = deal.phase
+    if phase is PLAY:
         seat = deal.to_act
-        offers, mask = _play_choices(deal, seat)
+        mask = legal_cards(deal.hands[seat], deal.trick)
+        if deal.played_by >> seat & 1:  # past its first card: no poignee, only cards
+            for _ in range(int(rng.random() * mask.bit_count())):
+                mask &= mask - 1
+            return PLAYS[seat][(mask & -mask).bit_length() - 1]
+        offers = poignee_offers(deal, seat)
         index = int(rng.random() * (len(offers) + mask.bit_count()))
         if index < len(offers):
             return ShowPoignee(seat, offers[index].cards)
         for _ in range(index - len(offers)):
             mask &= mask - 1
         return PLAYS[seat][(mask & -mask).bit_length() - 1]
-    if deal.phase is Phase.BIDDING:
+    if phase is BIDDING:
         bids = legal_bids(deal)
         return BIDS[deal.to_act][bids[int(rng.random() * len(bids))]]
     legal = legal_actions(deal)

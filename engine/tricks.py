@@ -150,6 +150,21 @@ class PlayUndo(NamedTuple):
 
 
 _new_undo = tuple.__new__
+# The member descriptors of Trick's slots: they set a field past the frozen ``__setattr__``.
+_set_leader, _set_cards, _set_winner = (
+    vars(Trick)[f].__set__ for f in ("leader", "cards", "winner")
+)
+
+
+def _new_trick(leader: int, cards: tuple[Card, ...], winner: int) -> Trick:
+    """``Trick(leader, cards, winner)`` at half the cost: a frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``; its slots'
+    descriptors set them directly. Once per trick of every deal and search."""
+    trick: Trick = object.__new__(Trick)
+    _set_leader(trick, leader)
+    _set_cards(trick, cards)
+    _set_winner(trick, winner)
+    return trick
 
 
 def play_card(deal: Deal, card: Card) -> PlayUndo:
@@ -194,31 +209,54 @@ def undo_play(deal: Deal, undo: PlayUndo) -> None:
 def _settle_trick(deal: Deal) -> None:
     cards = deal.trick
     is_last = len(deal.tricks) == LAST_TRICK
-    leader, taker = deal.leader, deal.taker
+    leader = deal.leader
     mask = 1 << cards[0] | 1 << cards[1] | 1 << cards[2] | 1 << cards[3]
-    excuse_position = cards.index(EXCUSE) if mask & EXCUSE_BIT else -1
-    excuse_side = NO_SIDE
-    if excuse_position >= 0:
-        excuse_side = TAKER_SIDE if (leader + excuse_position) % 4 == taker else DEFENCE_SIDE
-    # R14: the Excuse's side took tricks 1-17 and leads it to the last one.
-    swept = is_last and excuse_side != NO_SIDE and deal.tricks_won[excuse_side] == LAST_TRICK
-    led_excuse_wins = swept and cards[0] == EXCUSE  # R14, as in trick_winner_position
-    winner = (leader + (0 if led_excuse_wins else winning_position(cards))) % 4
-    winning_side = TAKER_SIDE if winner == taker else DEFENCE_SIDE
-    if excuse_position >= 0 and not (is_last and swept and excuse_position == 0):
-        mask ^= EXCUSE_BIT
-        # R13: the Excuse stays with its side; R14: at trick 18 it changes side.
-        deal.won[1 - excuse_side if is_last else excuse_side] |= EXCUSE_BIT
-        if not is_last and excuse_side != winning_side:
-            deal.excuse_transfer += 1 if winning_side == TAKER_SIDE else -1
+    led_excuse_won = False
+    if mask & EXCUSE_BIT:
+        winner, led_excuse_won = _settle_excuse(deal, mask, is_last)
+        if not led_excuse_won:
+            mask ^= EXCUSE_BIT  # _settle_excuse gave it to its side
+    else:
+        winner = (leader + _winning_position(cards, mask)) % 4
+    winning_side = TAKER_SIDE if winner == deal.taker else DEFENCE_SIDE
     deal.won[winning_side] |= mask
     deal.tricks_won[winning_side] += 1
-    deal.tricks.append(Trick(deal.leader, tuple(cards), winner))
+    deal.tricks.append(_new_trick(leader, tuple(cards), winner))
     deal.trick = []
     deal.leader = winner
     deal.to_act = winner
     if is_last:
-        _finish(deal, swept and excuse_position == 0)
+        _finish(deal, led_excuse_won)
+
+
+def _winning_position(cards: Sequence[int], mask: int) -> int:
+    """``winning_position`` on the bitset of a full trick's cards, the Excuse left out."""
+    trumps = mask & TRUMPS
+    if trumps:
+        return cards.index(trumps.bit_length() - 1)
+    led = cards[1] if cards[0] == EXCUSE else cards[0]
+    return cards.index((mask & SUIT_MASK_OF[led]).bit_length() - 1)
+
+
+def _settle_excuse(deal: Deal, mask: int, is_last: bool) -> tuple[int, bool]:
+    """The winner of a full trick holding the Excuse, and whether the led Excuse won it.
+
+    R13: the Excuse stays with its side, which owes half a point when the other
+    side won the trick; R14: led to trick 18 by a side that took the other 17 it
+    wins that trick, and any other Excuse played to trick 18 changes side.
+    """
+    cards, leader = deal.trick, deal.leader
+    position = cards.index(EXCUSE)
+    excuse_side = TAKER_SIDE if (leader + position) % 4 == deal.taker else DEFENCE_SIDE
+    swept = is_last and deal.tricks_won[excuse_side] == LAST_TRICK
+    if swept and position == 0:
+        return leader, True
+    winner = (leader + _winning_position(cards, mask ^ EXCUSE_BIT)) % 4
+    deal.won[1 - excuse_side if is_last else excuse_side] |= EXCUSE_BIT
+    winning_side = TAKER_SIDE if winner == deal.taker else DEFENCE_SIDE
+    if not is_last and excuse_side != winning_side:
+        deal.excuse_transfer += 1 if winning_side == TAKER_SIDE else -1
+    return winner, False
 
 
 def _finish(deal: Deal, ended_with_led_excuse: bool) -> None:
