@@ -29,7 +29,7 @@ class Contract(IntEnum):
     @property
     def shows_chien(self) -> bool:
         """Prise and garde show the chien and the taker discards (R6)."""
-        return self in (Contract.PRISE, Contract.GARDE)
+        return _SHOWS_CHIEN[self]
 
     @classmethod
     def from_code(cls, code: str) -> Contract:
@@ -38,6 +38,11 @@ class Contract(IntEnum):
             if contract.code == code:
                 return contract
         raise UnknownContract(f"unknown bid {code!r}")
+
+
+# By contract: a tuple read, where ``self in (Contract.PRISE, Contract.GARDE)`` reads
+# two enum members through their class (~80 ns each on CPython 3.11), once a deal.
+_SHOWS_CHIEN = (False, True, True, False, False)
 
 
 @dataclass(frozen=True, slots=True)

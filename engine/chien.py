@@ -25,7 +25,7 @@ from .cards import (
     mask_of,
 )
 from .errors import DiscardedNotInHand, IllegalDiscard
-from .state import Deal, Phase
+from .state import CHELEM, Deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +98,7 @@ def apply_discard(deal: Deal, cards: frozenset[Card]) -> None:
     mask = check_discard(deal, cards)
     deal.hands[deal.to_act] &= ~mask
     deal.discard = mask
-    deal.phase = Phase.CHELEM
+    deal.phase = CHELEM
 
 
 def public_discard(deal: Deal) -> int:

@@ -18,7 +18,7 @@ from .cards import (
     mask_of,
 )
 from .errors import InvalidDeal
-from .state import NO_SEAT, Cancellation, Deal, Phase
+from .state import DONE, NO_SEAT, Cancellation, Deal
 
 
 def new_deal(dealer: int, rng: random.Random | int | str | bytes) -> Deal:
@@ -85,7 +85,7 @@ def is_petit_sec(hand: int) -> bool:
 
 
 def cancel(deal: Deal, reason: Cancellation) -> None:
-    deal.phase = Phase.DONE
+    deal.phase = DONE
     deal.to_act = NO_SEAT
     deal.cancelled = reason
 

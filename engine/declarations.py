@@ -17,7 +17,7 @@ from enum import IntEnum
 
 from .cards import CODES, EXCUSE, EXCUSE_BIT, KINGS, TRUMPS, Card, cards_of, mask_of
 from .errors import IllegalChelem, IllegalPoignee
-from .state import Deal, Phase
+from .state import PLAY, Deal
 
 
 class PoigneeLevel(IntEnum):
@@ -45,7 +45,7 @@ class PoigneeOffer:
 
 
 def can_declare_poignee(deal: Deal, seat: int) -> bool:
-    return deal.phase is Phase.PLAY and not deal.played_by >> seat & 1 and seat not in deal.poignees
+    return deal.phase is PLAY and not deal.played_by >> seat & 1 and seat not in deal.poignees
 
 
 def poignee_pool(deal: Deal, seat: int, level: PoigneeLevel) -> int:
@@ -124,6 +124,6 @@ def apply_chelem(deal: Deal, seat: int, announce: bool) -> None:
     if seat != deal.taker:  # pragma: no cover - the phase machine checks the turn first
         raise IllegalChelem(f"seat {seat} announced chelem but only the taker may")
     deal.chelem = announce
-    deal.phase = Phase.PLAY
+    deal.phase = PLAY
     deal.leader = deal.taker if announce else deal.first_bidder
     deal.to_act = deal.leader

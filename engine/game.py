@@ -33,7 +33,7 @@ from .actions import (
     Play,
     ShowPoignee,
 )
-from .bidding import apply_bid, legal_bids
+from .bidding import apply_bid, bids_above, legal_bids
 from .cards import Card
 from .chien import DiscardRule, apply_discard, discard_rule
 from .declarations import PoigneeOffer, apply_chelem, apply_poignee, poignee_offers
@@ -45,8 +45,8 @@ from .errors import (
     NotYourTurn,
     WrongPhase,
 )
-from .state import BIDDING, NO_SEAT, PLAY, Cancellation, Deal, Phase
-from .tricks import legal_cards, play_card, refuse_play
+from .state import BIDDING, CHELEM, DISCARD, DONE, NO_SEAT, PLAY, Cancellation, Deal, Phase
+from .tricks import legal_cards, move_card, refuse_play
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ class Legal:
         return [a.contract for a in self.actions if isinstance(a, Bid)]
 
 
-NO_ACTIONS = Legal(NO_SEAT, Phase.DONE, ())
+NO_ACTIONS = Legal(NO_SEAT, DONE, ())
 CHELEM_CHOICES = tuple((DeclareChelem(s, False), DeclareChelem(s, True)) for s in range(4))
 CANCEL_RULES: dict[Cancellation, str] = {"petit_sec": "R3", "all_pass": "R4"}
 
@@ -84,7 +84,7 @@ CANCEL_RULES: dict[Cancellation, str] = {"petit_sec": "R3", "all_pass": "R4"}
 def legal_actions(deal: Deal) -> Legal:
     seat = deal.to_act
     phase = deal.phase
-    if phase is Phase.PLAY:
+    if phase is PLAY:
         offers, mask = _play_choices(deal, seat)
         plays = PLAYS[seat]
         actions: list[Action] = [ShowPoignee(seat, o.cards) for o in offers]
@@ -93,12 +93,12 @@ def legal_actions(deal: Deal) -> Legal:
             actions.append(plays[low.bit_length() - 1])
             mask ^= low
         return Legal(seat, phase, tuple(actions), poignees=tuple(offers))
-    if phase is Phase.BIDDING:
+    if phase is BIDDING:
         bids = BIDS[seat]
         return Legal(seat, phase, tuple(bids[c] for c in legal_bids(deal)))
-    if phase is Phase.DISCARD:
+    if phase is DISCARD:
         return Legal(seat, phase, (), discard=discard_rule(deal.hands[seat]))
-    if phase is Phase.CHELEM:
+    if phase is CHELEM:
         return Legal(seat, phase, CHELEM_CHOICES[seat])
     return NO_ACTIONS
 
@@ -126,9 +126,9 @@ def apply_in_place(deal: Deal, action: Action) -> None:
         card = action.card
         if not legal_cards(deal.hands[action.seat], deal.trick) >> card & 1:
             refuse_play(deal, action.seat, card)
-        play_card(deal, card)
+        move_card(deal, card)
         return
-    if deal.phase is Phase.DONE:
+    if deal.phase is DONE:
         why = f" ({deal.cancelled.replace('_', ' ')})" if deal.cancelled else ""
         raise DealOver(
             f"the deal is over{why}; seat {action.seat} cannot act",
@@ -138,7 +138,7 @@ def apply_in_place(deal: Deal, action: Action) -> None:
     if isinstance(action, Play):
         _apply_play(deal, action)
     elif isinstance(action, Bid):
-        _require(deal, action, Phase.BIDDING)
+        _require(deal, action, BIDDING)
         apply_bid(deal, action.contract)
     elif isinstance(action, Discard):
         if deal.taker != NO_SEAT and not deal.contract.shows_chien:
@@ -146,13 +146,13 @@ def apply_in_place(deal: Deal, action: Action) -> None:
                 f"seat {action.seat} discarded but {deal.contract.code} leaves the chien unseen",
                 rule="R7",
             )
-        _require(deal, action, Phase.DISCARD)
+        _require(deal, action, DISCARD)
         apply_discard(deal, action.cards)
     elif isinstance(action, DeclareChelem):
-        _require(deal, action, Phase.CHELEM)
+        _require(deal, action, CHELEM)
         apply_chelem(deal, action.seat, action.announce)
     elif isinstance(action, ShowPoignee):
-        _require(deal, action, Phase.PLAY)
+        _require(deal, action, PLAY)
         apply_poignee(deal, action.seat, action.cards)
     else:  # pragma: no cover - Action is a closed union
         raise TypeError(f"not an action: {action!r}")
@@ -164,10 +164,10 @@ def _check_turn(deal: Deal, action: Action) -> None:
         # R10 before R1: the refusal a non-taker needs to hear is the chelem rule.
         if deal.taker != NO_SEAT and seat != deal.taker:
             raise IllegalChelem(f"seat {seat} announced chelem but only the taker may")
-        if deal.phase is Phase.PLAY:
+        if deal.phase is PLAY:
             when = "after the first card" if deal.played_by else "twice"
             raise IllegalChelem(f"seat {seat} decided on chelem {when}")
-    if isinstance(action, ShowPoignee) and deal.phase is Phase.PLAY and deal.played_by >> seat & 1:
+    if isinstance(action, ShowPoignee) and deal.phase is PLAY and deal.played_by >> seat & 1:
         raise IllegalPoignee(f"seat {seat} showed a poignee after its first card")
     if seat != deal.to_act:
         raise NotYourTurn(f"seat {seat} acted but it is seat {deal.to_act}'s turn")
@@ -181,11 +181,11 @@ def _require(deal: Deal, action: Action, phase: Phase) -> None:
 
 
 def _apply_play(deal: Deal, action: Play) -> None:
-    _require(deal, action, Phase.PLAY)
+    _require(deal, action, PLAY)
     card = action.card
     if not legal_cards(deal.hands[action.seat], deal.trick) >> card & 1:
         refuse_play(deal, action.seat, card)
-    play_card(deal, card)
+    move_card(deal, card)
 
 
 def random_action(deal: Deal, rng: random.Random) -> Action:
@@ -211,9 +211,11 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
             mask &= mask - 1
         return PLAYS[seat][(mask & -mask).bit_length() - 1]
     if phase is BIDDING:
-        bids = legal_bids(deal)
+        bids = bids_above(deal)
         return BIDS[deal.to_act][bids[int(rng.random() * len(bids))]]
-    legal = legal_actions(deal)
-    if legal.discard is not None:
-        return Discard(legal.seat, legal.discard.sample(rng))
+    if phase is DISCARD:
+        return Discard(deal.to_act, discard_rule(deal.hands[deal.to_act]).sample(rng))
+    if phase is CHELEM:
+        return CHELEM_CHOICES[deal.to_act][int(rng.random() * 2)]
+    legal = legal_actions(deal)  # none: the deal is over
     return legal.actions[int(rng.random() * len(legal.actions))]

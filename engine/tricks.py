@@ -29,7 +29,7 @@ from .cards import (
     Card,
 )
 from .errors import MustFollowSuit, MustOvertrump, MustTrump, PlayedNotInHand
-from .state import DEFENCE_SIDE, NO_SEAT, NO_SIDE, TAKER_SIDE, Deal, Phase, Trick
+from .state import DEFENCE_SIDE, DONE, NO_SEAT, NO_SIDE, PLAY, TAKER_SIDE, Deal, Trick
 
 LAST_TRICK = 17
 
@@ -187,6 +187,20 @@ def play_card(deal: Deal, card: Card) -> PlayUndo:
     return undo
 
 
+def move_card(deal: Deal, card: Card) -> None:
+    """``play_card`` without the undo record, for ``game.apply_in_place``, which never
+    takes a card back: the same moves, line for line (``test_fast_paths`` pins them)."""
+    seat = deal.to_act
+    deal.hands[seat] ^= 1 << card
+    deal.played_by |= 1 << seat
+    trick = deal.trick
+    trick.append(card)
+    if len(trick) < 4:
+        deal.to_act = (seat + 1) % 4
+    else:
+        _settle_trick(deal)
+
+
 def undo_play(deal: Deal, undo: PlayUndo) -> None:
     """Take back the last card played, ``undo`` being what its ``play_card`` returned."""
     if not deal.trick:  # that card completed a trick: reopen it
@@ -196,8 +210,8 @@ def undo_play(deal: Deal, undo: PlayUndo) -> None:
         deal.tricks_won[deal.side_of(last.winner)] -= 1
         deal.won[0], deal.won[1] = undo.won_taker, undo.won_defence
         deal.excuse_transfer = undo.excuse_transfer
-        if deal.phase is Phase.DONE:
-            deal.phase = Phase.PLAY
+        if deal.phase is DONE:
+            deal.phase = PLAY
             deal.petit_au_bout = NO_SIDE
     card = deal.trick.pop()
     seat = deal.trick_seat(len(deal.trick))
@@ -264,7 +278,7 @@ def _finish(deal: Deal, ended_with_led_excuse: bool) -> None:
     deciding = deal.tricks[LAST_TRICK - 1 if ended_with_led_excuse else LAST_TRICK]
     if PETIT in deciding.cards:
         deal.petit_au_bout = deal.side_of(deciding.winner)
-    deal.phase = Phase.DONE
+    deal.phase = DONE
     deal.to_act = NO_SEAT
 
 
@@ -274,6 +288,7 @@ __all__ = [
     "led_suit",
     "led_suit_mask",
     "legal_cards",
+    "move_card",
     "play_card",
     "refuse_play",
     "trick_winner_position",
