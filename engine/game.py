@@ -109,7 +109,15 @@ def _play_choices(deal: Deal, seat: int) -> tuple[Sequence[PoigneeOffer], int]:
     ``Legal.actions`` lists the shows first, then the cards, lowest first.
     """
     offers = poignee_offers(deal, seat) if not deal.played_by >> seat & 1 else ()
-    return offers, legal_cards(deal.hands[seat], deal.trick)
+    return offers, _legal_cards(deal, seat)
+
+
+def _legal_cards(deal: Deal, seat: int) -> int:
+    """``legal_cards`` for the seat to act, left on ``deal`` for ``apply_in_place``."""
+    hand = deal.hands[seat]
+    mask = deal.legal_mask = legal_cards(hand, deal.trick)
+    deal.legal_hand = hand
+    return mask
 
 
 def apply(deal: Deal, action: Action) -> Deal:
@@ -124,7 +132,9 @@ def apply_in_place(deal: Deal, action: Action) -> None:
     if type(action) is Play and deal.phase is PLAY and action.seat == deal.to_act:
         # The common case in one step: every check below before the card's own passes.
         card = action.card
-        if not legal_cards(deal.hands[action.seat], deal.trick) >> card & 1:
+        hand = deal.hands[action.seat]
+        legal = deal.legal_mask if hand == deal.legal_hand else legal_cards(hand, deal.trick)
+        if not legal >> card & 1:
             refuse_play(deal, action.seat, card)
         move_card(deal, card)
         return
@@ -198,7 +208,9 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
     phase = deal.phase
     if phase is PLAY:
         seat = deal.to_act
-        mask = legal_cards(deal.hands[seat], deal.trick)
+        hand = deal.hands[seat]
+        mask = deal.legal_mask = legal_cards(hand, deal.trick)
+        deal.legal_hand = hand
         if deal.played_by >> seat & 1:  # past its first card: no poignee, only cards
             for _ in range(int(rng.random() * mask.bit_count())):
                 mask &= mask - 1

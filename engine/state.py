@@ -74,6 +74,13 @@ class Deal:
     excuse_transfer: int = 0  # half points passed to the taker's side (R13), may be < 0
     petit_au_bout: int = NO_SIDE  # the side that won it (R17)
     cancelled: Cancellation | None = None
+    # A memo, not the state: the legal cards (``tricks.legal_cards``) of the seat to
+    # act, left by ``random_action`` or ``legal_actions`` for ``apply_in_place`` to
+    # check the card against, and valid while that seat's hand is ``legal_hand``.
+    # The trick changes only through ``tricks.play_card``, ``move_card`` and
+    # ``undo_play``, which reset it; a copy starts without it.
+    legal_hand: int = field(default=-1, init=False, compare=False, repr=False)
+    legal_mask: int = field(default=0, init=False, compare=False, repr=False)
 
     def copy(self) -> Deal:
         return Deal(

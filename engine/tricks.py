@@ -176,6 +176,7 @@ def play_card(deal: Deal, card: Card) -> PlayUndo:
     won = deal.won
     # tuple.__new__: a third of the cost of PlayUndo(...), once per card of every search.
     undo = _new_undo(PlayUndo, (deal.played_by, won[0], won[1], deal.excuse_transfer))
+    deal.legal_hand = -1
     deal.hands[seat] ^= 1 << card
     deal.played_by |= 1 << seat
     trick = deal.trick
@@ -191,6 +192,7 @@ def move_card(deal: Deal, card: Card) -> None:
     """``play_card`` without the undo record, for ``game.apply_in_place``, which never
     takes a card back: the same moves, line for line (``test_fast_paths`` pins them)."""
     seat = deal.to_act
+    deal.legal_hand = -1
     deal.hands[seat] ^= 1 << card
     deal.played_by |= 1 << seat
     trick = deal.trick
@@ -203,6 +205,7 @@ def move_card(deal: Deal, card: Card) -> None:
 
 def undo_play(deal: Deal, undo: PlayUndo) -> None:
     """Take back the last card played, ``undo`` being what its ``play_card`` returned."""
+    deal.legal_hand = -1
     if not deal.trick:  # that card completed a trick: reopen it
         last = deal.tricks.pop()
         deal.trick = list(last.cards)

@@ -19,6 +19,7 @@ from engine import (
     EXCUSE,
     Deal,
     IllegalAction,
+    MustOvertrump,
     Phase,
     Play,
     apply_in_place,
@@ -26,11 +27,21 @@ from engine import (
     deal_from_hands,
     legal_actions,
     new_deal,
+    parse_card,
     random_action,
 )
-from engine.cards import RANK_OF, RANKS, SUIT_MASK_OF, SUIT_OF, SUITS, TRUMP_SUIT, suit_of
-from engine.tricks import led_suit, led_suit_mask, legal_cards, winning_position
+from engine.cards import RANK_OF, RANKS, SUIT_MASK_OF, SUIT_OF, SUITS, TRUMP_SUIT, mask_of, suit_of
+from engine.tricks import (
+    led_suit,
+    led_suit_mask,
+    legal_cards,
+    move_card,
+    play_card,
+    undo_play,
+    winning_position,
+)
 
+from .helpers import bid, cards, chelem, make_deal, play
 from .oracle import winning_position as oracle_winning_position
 
 
@@ -159,3 +170,85 @@ def test_a_new_deal_is_the_shuffle_dealt_18_by_18(seed: int) -> None:
     random.Random(seed).shuffle(deck)
     plain = deal_from_hands(seed % 4, [deck[18 * s : 18 * s + 18] for s in range(4)], deck[72:])
     assert new_deal(seed % 4, random.Random(seed)) == plain
+
+
+@pytest.mark.parametrize("rich", [False, True])
+@pytest.mark.parametrize("seed", range(30))
+def test_move_card_leaves_the_state_play_card_leaves(seed: int, rich: bool) -> None:
+    """``apply_in_place`` plays with ``move_card``, ``play_card`` without its undo record."""
+    for deal in _states(seed, rich):
+        if deal.phase is not Phase.PLAY:
+            continue
+        for card in cards_of(legal_cards(deal.hands[deal.to_act], deal.trick)):
+            moved, played = deal.copy(), deal.copy()
+            move_card(moved, card)
+            play_card(played, card)
+            assert moved == played
+
+
+@pytest.mark.parametrize("memo", ["legal_actions", "random_action"])
+@pytest.mark.parametrize("seed", range(12))
+def test_a_play_checked_against_the_memo_is_checked_as_afresh(seed: int, memo: str) -> None:
+    """``random_action`` and ``legal_actions`` leave the legal cards on the deal for
+    ``apply_in_place``: every card is then accepted or refused, with the same error,
+    as on a copy that holds no memo."""
+    for deal in _states(seed):
+        if deal.phase is not Phase.PLAY:
+            continue
+        seat = deal.to_act
+        for card in range(78):
+            fresh, memoized = deal.copy(), deal.copy()
+            if memo == "legal_actions":
+                legal_actions(memoized)
+            else:
+                random_action(memoized, random.Random(card))
+            assert memoized.legal_hand == memoized.hands[seat]
+            assert fresh == memoized  # the memo is no part of the state
+            outcomes = []
+            for state in (fresh, memoized):
+                try:
+                    apply_in_place(state, Play(seat, card))  # type: ignore[arg-type]
+                    outcomes.append("played")
+                except IllegalAction as e:
+                    outcomes.append(f"{type(e).__name__} {e.rule} {e}")
+            assert outcomes[0] == outcomes[1]
+            assert fresh == memoized
+
+
+# Dealer 3, seat 0 takes a garde sans and leads a heart; seats 1 and 2 hold no heart.
+MEMO_HANDS = ["1H..9H 1D..9D", "T2 T20 1S..KS JD QD", "T1 T10 1C..KC KD ND", None]
+MEMO_CHIEN = "10H JH NH QH KH 10D"
+
+
+def _heart_led() -> Deal:
+    deal = chelem(bid(make_deal(3, MEMO_HANDS, MEMO_CHIEN), "garde_sans", "pass", "pass", "pass"))
+    return play(deal, "1H")
+
+
+def test_a_memo_left_before_a_card_is_taken_back_is_not_used_after() -> None:
+    """Search plays, lists, takes back and plays another card: seat 2 meets the same hand
+    on another trick, where the legal cards differ (R11: overtrump T2, not T20)."""
+    t1, t2, t20 = parse_card("T1"), parse_card("T2"), parse_card("T20")
+    deal = _heart_led()
+    undo = play_card(deal, t20)
+    assert legal_actions(deal).cards == [t1, parse_card("T10")]  # cannot overtrump T20
+    undo_play(deal, undo)
+    play_card(deal, t2)
+    with pytest.raises(MustOvertrump):
+        apply_in_place(deal, Play(2, t1))
+    deal = _heart_led()
+    undo = play_card(deal, t2)
+    assert legal_actions(deal).cards == [parse_card("T10")]
+    undo_play(deal, undo)
+    play_card(deal, t20)
+    apply_in_place(deal, Play(2, t1))
+    assert deal.trick[-1] == t1
+
+
+def test_a_memo_is_not_used_for_a_hand_set_since() -> None:
+    """AI sampling sets hands directly: the memo holds for the hand it was made from only."""
+    deal = play(_heart_led(), "T2")
+    assert legal_actions(deal).cards == [parse_card("T10")]
+    deal.hands[2] &= ~mask_of(cards("T1 T10"))  # no trump left: any card (R11)
+    apply_in_place(deal, Play(2, parse_card("1C")))
+    assert deal.trick[-1] == parse_card("1C")
