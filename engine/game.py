@@ -202,8 +202,9 @@ def random_action(deal: Deal, rng: random.Random) -> Action:
     """A uniformly drawn legal action (any discard allowed by the rule).
 
     The same draw as ``legal_actions(deal).actions[int(rng.random() * n)]``; in
-    the play phase it is made on the legal-card bitset, and bids are drawn
-    from ``legal_bids``, without the list of actions.
+    the play phase it is made on the legal-card bitset (left on ``deal`` for
+    ``apply_in_place``, as ``legal_actions`` does), and bids are drawn from
+    ``legal_bids``, without the list of actions.
     """
     phase = deal.phase
     if phase is PLAY:

@@ -6,9 +6,10 @@ Theory of operation: ``legal_cards`` returns a bitset of the playable cards;
 the winner, where the Excuse goes, the 0.5 point it may cost its side, and at
 trick 18 the petit au bout. It returns a ``PlayUndo``: what ``undo_play`` needs
 to put the deal back exactly as it was, so that search can make and unmake
-moves on one ``Deal`` instead of copying it. Nothing here allocates per call
-beyond small ints and that record, because AI search runs this loop millions
-of times.
+moves on one ``Deal`` instead of copying it; ``move_card`` is the same move
+without that record, for ``game.apply_in_place``. Nothing here allocates per
+call beyond small ints and that record, because AI search runs this loop
+millions of times.
 """
 
 from __future__ import annotations

@@ -4,8 +4,10 @@ Search and the play loop use per-card tables (``SUIT_OF``, ``SUIT_MASK_OF``,
 ``RANK_OF``), a ``legal_cards`` with the led suit written out, a shuffle dealt
 without ``deal_from_hands``' checks, a ``random_action`` that draws on the
 legal-card bitset and an ``apply_in_place`` that plays a legal card in one
-step. Each is checked here against the rule written the plain way, by card
-codes where it can be (docs/RECORD.md), on every state of many random deals.
+step (``move_card``, checked against the legal cards ``random_action`` or
+``legal_actions`` left on the deal), and tricks settled on bitsets. Each is
+checked here against the rule written the plain way, by card codes where it
+can be (docs/RECORD.md), on every state of many random deals.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from engine import (
     new_deal,
     parse_card,
     random_action,
+    score,
+    to_record,
 )
 from engine.cards import RANK_OF, RANKS, SUIT_MASK_OF, SUIT_OF, SUITS, TRUMP_SUIT, mask_of, suit_of
 from engine.tricks import (
@@ -42,6 +46,7 @@ from engine.tricks import (
 )
 
 from .helpers import bid, cards, chelem, make_deal, play
+from .oracle import score_record
 from .oracle import winning_position as oracle_winning_position
 
 
@@ -252,3 +257,17 @@ def test_a_memo_is_not_used_for_a_hand_set_since() -> None:
     deal.hands[2] &= ~mask_of(cards("T1 T10"))  # no trump left: any card (R11)
     apply_in_place(deal, Play(2, parse_card("1C")))
     assert deal.trick[-1] == parse_card("1C")
+
+
+@pytest.mark.parametrize("rich", [False, True])
+@pytest.mark.parametrize("seed", range(60))
+def test_tricks_settled_on_bitsets_score_as_the_independent_scorer(seed: int, rich: bool) -> None:
+    """Each trick's winner, the Excuse's side and half point (R12-R14) and the sheet,
+    as ``oracle`` works them out from the card codes."""
+    deal = _states(seed, rich)[-1]
+    if deal.cancelled:
+        return
+    expected = score_record(to_record(deal))
+    sheet = score(deal).to_json()
+    for key, value in expected.items():
+        assert sheet[key] == value, key
