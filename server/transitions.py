@@ -28,7 +28,7 @@ from .tabledata import (
     new_token,
 )
 
-Audience = list[int] | None
+Audience = tuple[int, ...] | None
 
 
 @dataclass(slots=True)
@@ -232,7 +232,7 @@ def begin_deal(change: Change, now_ms: int) -> None:
 
 def _audience(event: engine.DealEvent) -> Audience:
     audience = event.audience
-    return None if audience is None else list(audience)
+    return None if audience is None else tuple(audience)
 
 
 def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_ms: int) -> Change:

@@ -35,7 +35,7 @@ def table(table_id: str = "t1", **changes: object) -> TableData:
 
 def events(first: int, count: int) -> list[StoredEvent]:
     return [
-        StoredEvent(seq=s, audience=None if s % 2 else [s % 4], event={"kind": "n", "n": s})
+        StoredEvent(seq=s, audience=None if s % 2 else (s % 4,), event={"kind": "n", "n": s})
         for s in range(first, first + count)
     ]
 

@@ -101,7 +101,7 @@ async def test_a_commit_the_store_lost_is_undone_on_every_node() -> None:
     store, a, b = await two_nodes()
     watcher = Recorder(None)
     await b.follow(watcher)
-    kept, kept_events = store._tables["t1"], list(store._events["t1"])
+    kept, kept_events = store._tables["t1"], store._events["t1"].copy()
     # A commits a bid, B hears of it; then the store loses it.
     await a.transact(lambda d, s: tr.act(d, s, bid(a), 0))
     b.apply_update(store.committed[-1])

@@ -67,7 +67,7 @@ class DeliveryMachine(RuleBasedStateMachine):
         events = []
         for kind, seat in kinds:
             seq = len(self.log) + 1
-            audience = [seat] if kind == "hand" else None
+            audience = (seat,) if kind == "hand" else None
             event = StoredEvent(seq=seq, audience=audience, event={"kind": kind, "seat": seat})
             self.log.append(event)
             events.append(event)
