@@ -26,6 +26,7 @@ from engine import RecordError, load_record, score
 from .accounts import display_name
 from .errors import BadRecord
 from .guard import reachable
+from .ratings import mark_never_rated, may_be_rated
 from .schema import AI_LEVEL_MAX, TABLE_ID_MAX, accounts, deals, seats, tables
 
 
@@ -144,6 +145,8 @@ async def _store_one(conn: AsyncConnection, deal: FinishedDeal) -> bool:
                 for seat, who in enumerate(deal.seats)
             ],
         )
+        if not may_be_rated(who.account_id for who in deal.seats):
+            await mark_never_rated(conn, deal.table_id, deal.deal_number, deal.finished_at)
     return inserted
 
 

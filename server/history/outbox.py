@@ -49,7 +49,7 @@ from .deals import (
 )
 from .errors import BadRecord, DatabaseUnavailable
 from .rating_model import RatingError
-from .ratings import rate_deal, rate_deals
+from .ratings import may_be_rated, rate_deal, rate_deals
 
 log = logging.getLogger("tarot.history")
 RETRY_FIRST = 0.05
@@ -215,7 +215,10 @@ class DealWriter:
         if isinstance(item, FinishedDeal):
             deals = [d for d in batch if isinstance(d, FinishedDeal)]
             self.stored += await store_checked_deals(self._engine, deals)
-            await self._rate(deals)
+            # A deal of no account was marked as never rated when it was stored.
+            rated = [d for d in deals if not d.seats or may_be_rated(o.account_id for o in d.seats)]
+            if rated:
+                await self._rate(rated)
             return
         if not item.series and item.deals_played:
             series = await played_sheets(self._engine, item.table_id)

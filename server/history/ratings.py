@@ -16,7 +16,7 @@ deals that share a player do not lose each other's change.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -55,6 +55,24 @@ class RatingChange:
     after: float
     deals: int  # the account's rated deals after this one
     rated_at: datetime
+
+
+def may_be_rated(account_ids: Iterable[int | None]) -> bool:
+    """False for a deal no account played: it is never rated, whoever else sat there."""
+    return any(a is not None for a in account_ids)
+
+
+async def mark_never_rated(
+    conn: AsyncConnection, table_id: str, deal_number: int, when: datetime
+) -> None:
+    """Record a deal of no account as looked at, in the transaction that stores it: the
+    writer then skips its rating (three statements a deal, most of the deals of a site
+    of guests) and ``rate_pending`` never picks it up."""
+    await conn.execute(
+        _insert(conn, rated_deals)
+        .values(table_id=table_id, deal_number=deal_number, rated=False, rated_at=when)
+        .on_conflict_do_nothing()
+    )
 
 
 async def rate_deal(
@@ -136,7 +154,7 @@ async def _rate(
     if (
         scores is None
         or len(occupants) != 4
-        or not any(a is not None for a in accounts)
+        or not may_be_rated(accounts)
         or len({a for a in accounts if a is not None}) != sum(a is not None for a in accounts)
         or any(a is None and f is None for a, f in zip(accounts, fixed, strict=True))
     ):

@@ -190,3 +190,16 @@ async def test_the_deal_writer_rates_each_deal_it_writes(engine: AsyncEngine) ->
         got = await rating_of(engine, account_id)
         assert got.deals == want.deals and abs(got.value - want.value) < 1e-6
     assert await rate_pending(engine) == 0
+
+
+async def test_a_deal_of_guests_only_is_marked_never_rated_as_it_is_stored(
+    engine: AsyncEngine,
+) -> None:
+    """No account sat there: the store marks it looked at, and rating it costs nothing more
+    (it was three statements a deal in the writer, most deals of a site of guests)."""
+    seats = tuple(Occupant(guest_name=name) for name in NAMES)
+    numbers = await _store(engine, seats, "guests")
+    assert await _count(engine, rated_deals) == len(numbers)
+    assert await rate_pending(engine) == 0
+    assert await rate_deal(engine, "guests", numbers[0]) is None  # looked at already
+    assert await _count(engine, ratings) == 0 and await _count(engine, rating_changes) == 0
