@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 import engine
 from protocol import Codec
 from protocol import models as m
-from protocol.convert import legal_model, view_model
+from protocol.convert import view_model, your_turn_json
 
 from . import recovery
 from . import transitions as tr
@@ -284,12 +284,9 @@ class TableRuntime:
         state = self.state
         if state is None or state.is_over or state.to_act != turn.seat:
             return  # the core's turn is always the current one; a guard, not a path
-        legal = legal_model(engine.legal_actions(state))
-        assert legal is not None
-        message = m.YourTurn(
-            table_id=self.table_id, seq=seq, legal=legal, deadline_ms=turn.deadline_ms
-        )
-        sub.send_frame(sub.codec.encode(message))
+        legal = engine.legal_actions(state)
+        body = your_turn_json(self.table_id, seq, legal, turn.deadline_ms)
+        sub.send_frame(sub.codec.dumps(body))
 
     async def _fetch(self) -> None:
         """Fetch events missed between two updates (another node's, out of order)."""
