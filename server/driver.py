@@ -55,9 +55,16 @@ class Driver:
         return task
 
     def changed(self) -> None:
-        """The table changed: look again at what is due."""
+        """The table changed: look again at what is due.
+
+        Most changes leave nothing due (a human's turn without a clock): waking
+        the loop to learn that cost a task step, a ``wait_for`` task and a timer
+        on every commit. A loop asleep until a deadline that no longer holds
+        wakes at it, looks again and sleeps on, which is harmless.
+        """
         self.last_change = time.monotonic()
-        self.kick.set()
+        if self.runtime.data.status == "finished" or self.due_in() is not None:
+            self.kick.set()
 
     async def _drive(self) -> None:
         runtime = self.runtime
