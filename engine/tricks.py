@@ -173,25 +173,16 @@ def play_card(deal: Deal, card: Card) -> PlayUndo:
 
     The card must be legal (``legal_cards``); ``game.apply`` checks it first.
     """
-    seat = deal.to_act
     won = deal.won
     # tuple.__new__: a third of the cost of PlayUndo(...), once per card of every search.
     undo = _new_undo(PlayUndo, (deal.played_by, won[0], won[1], deal.excuse_transfer))
-    deal.legal_hand = -1
-    deal.hands[seat] ^= 1 << card
-    deal.played_by |= 1 << seat
-    trick = deal.trick
-    trick.append(card)
-    if len(trick) < 4:
-        deal.to_act = (seat + 1) % 4
-    else:
-        _settle_trick(deal)
+    move_card(deal, card)
     return undo
 
 
 def move_card(deal: Deal, card: Card) -> None:
     """``play_card`` without the undo record, for ``game.apply_in_place``, which never
-    takes a card back: the same moves, line for line (``test_fast_paths`` pins them)."""
+    takes a card back."""
     seat = deal.to_act
     deal.legal_hand = -1
     deal.hands[seat] ^= 1 << card
