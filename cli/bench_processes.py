@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from .bench_clients import figures
@@ -68,9 +69,15 @@ def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
 
 
 def run_clients(
-    urls: list[str], tables: int, seconds: float, think: float, procs: int
+    urls: list[str],
+    tables: int,
+    seconds: float,
+    think: float,
+    procs: int,
+    started: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """Drive ``tables`` tables from ``procs`` client processes, measured over the same window."""
+    """Drive ``tables`` tables from ``procs`` client processes, measured over the same window
+    (``started`` is called as it opens: the set-up and the closing are outside it)."""
     shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
     workers = []
     for share in shares:
@@ -87,15 +94,9 @@ def run_clients(
             ]
             workers.append(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
     try:
-        for worker in workers:
-            assert worker.stdout is not None
-            if worker.stdout.readline().strip() != b"ready":
-                raise RuntimeError("a bench client process failed to set up")
-        progress(f"{4 * tables} connections from {len(workers)} client processes; measuring")
-        for worker in workers:
-            assert worker.stdin is not None
-            worker.stdin.write(b"go\n")
-            worker.stdin.flush()
+        _start_together(workers, tables)
+        if started is not None:
+            started()
         latencies: list[float] = []
         frames = 0
         for worker in workers:
@@ -112,6 +113,19 @@ def run_clients(
     result = figures(latencies, seconds)
     result["frames_per_action"] = round(frames / max(len(latencies), 1), 2)
     return result
+
+
+def _start_together(workers: list[subprocess.Popen[bytes]], tables: int) -> None:
+    """Once every client process has set up its tables, all start measuring at once."""
+    for worker in workers:
+        assert worker.stdout is not None
+        if worker.stdout.readline().strip() != b"ready":
+            raise RuntimeError("a bench client process failed to set up")
+    progress(f"{4 * tables} connections from {len(workers)} client processes; measuring")
+    for worker in workers:
+        assert worker.stdin is not None
+        worker.stdin.write(b"go\n")
+        worker.stdin.flush()
 
 
 def cpu_seconds(pid: int) -> float:

@@ -43,6 +43,8 @@ from .bench_processes import (
     start_process,
     wait_for_port,
 )
+from .bench_review_node import NodeWindow
+from .bench_server import median_figures
 
 
 def add_parser(sub: Any) -> None:
@@ -165,38 +167,52 @@ def _reviewing(reviewers: Reviewers) -> None:
         time.sleep(0.1)  # the reviewers' first deal is still being played
 
 
-def _measure(args: argparse.Namespace, url: str, run: str) -> dict[str, Any]:
-    """One run: ``tables`` alone, ``reviews`` alone (an idle node) or ``both``."""
+def _measure(args: argparse.Namespace, node: Node, run: str) -> dict[str, Any]:
+    """One run: ``tables`` alone, ``reviews`` alone (an idle node) or ``both``; with the
+    node's CPU, collector pauses and loop stalls over the measured seconds (``NodeWindow``)."""
     think = args.think_ms / 1000
+    window = NodeWindow(node.pid, node.port, node.url, args.seconds)
     if run == "tables":
-        return run_clients([url], args.tables, args.seconds, think, 2)
-    with Reviewers(url, args.reviewers) as reviewers:
+        result = run_clients([node.url], args.tables, args.seconds, think, 2, window.start)
+        result["node"] = window.figures()
+        return result
+    with Reviewers(node.url, args.reviewers) as reviewers:
         _reviewing(reviewers)
         start = time.monotonic()
         if run == "reviews":
+            window.start()
             time.sleep(args.seconds)
-            return {"reviews": reviewers.window(start, time.monotonic())}
-        result = run_clients([url], args.tables, args.seconds, think, 2)
+            return {"reviews": reviewers.window(start, time.monotonic()), "node": window.figures()}
+        result = run_clients([node.url], args.tables, args.seconds, think, 2, window.start)
         result["reviews"] = reviewers.window(start, time.monotonic())
+    result["node"] = window.figures()
     return result
+
+
+class Node:
+    """The ``tarot serve`` process under test."""
+
+    def __init__(self, process: subprocess.Popen[bytes], port: int) -> None:
+        self.process, self.port = process, port
+        self.pid, self.url = process.pid, f"ws://127.0.0.1:{port}/"
 
 
 def run(args: argparse.Namespace) -> int:
     port = free_port()
     command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--ai-pause", "0"]
     server = start_process([*command, "--bot-workers", str(args.bot_workers), *UNLIMITED])
-    url = f"ws://127.0.0.1:{port}/"
+    node = Node(server, port)
     rounds: list[dict[str, Any]] = []
     try:
         wait_for_port(port, server)
         for i in range(args.rounds):
-            idle = _measure(args, url, "reviews")
+            idle = _measure(args, node, "reviews")
             progress(f"round {i + 1}: reviews on an idle node {_said(idle['reviews'])}")
-            alone = _measure(args, url, "tables")
+            alone = _measure(args, node, "tables")
             progress(
                 f"round {i + 1}: tables alone p50 {alone['p50_ms']} ms, p99 {alone['p99_ms']} ms"
             )
-            both = _measure(args, url, "both")
+            both = _measure(args, node, "both")
             progress(
                 f"round {i + 1}: both: tables p50 {both['p50_ms']} ms, p99 {both['p99_ms']} ms;"
                 f" reviews {_said(both['reviews'])}"
@@ -220,6 +236,7 @@ def _said(reviews: dict[str, Any]) -> str:
     )
 
 
+RUNS = ("idle", "alone", "reviewing")
 TABLE_KEYS = ("actions_per_second", "p50_ms", "p99_ms")
 REVIEW_KEYS = ("decision_p50_ms", "decision_p99_ms", "decisions", "reviews")
 
@@ -254,6 +271,7 @@ def summarise(rounds: list[dict[str, Any]]) -> dict[str, Any]:
 
     return {
         "rounds": rounds,
+        "node": {run: median_figures([r[run]["node"] for r in rounds]) for run in RUNS},
         "tables": {
             "alone": tables("alone"),
             "with_reviews": tables("reviewing"),
@@ -289,5 +307,20 @@ def render(f: dict[str, Any]) -> str:
         f"  ratio (median of the rounds): p50 {t['ratio_p50']}x, p99 {t['ratio_p99']}x\n"
         f"reviews, idle node:    {review(i)}\n"
         f"reviews, tables on:    {review(w)}\n"
-        f"  ratio (median of the rounds): p50 {r['ratio_p50']}x, p99 {r['ratio_p99']}x"
+        f"  ratio (median of the rounds): p50 {r['ratio_p50']}x, p99 {r['ratio_p99']}x\n"
+        + "\n".join(node_line(name, f["node"][run]) for name, run in zip(NAMES, RUNS, strict=True))
+    )
+
+
+NAMES = ("node, reviews only:", "node, tables only:", "node, both:")
+
+
+def node_line(name: str, n: dict[str, Any]) -> str:
+    """The node's figures over a run (medians of the rounds): why its latencies moved."""
+    return (
+        f"{name:<22} CPU {100 * n['cpu_share']:.0f}% ({n['cpu_seconds_per_1000_actions']} s"
+        f" per 1,000 actions); GC {n['gc_collections_by_generation']} collections by"
+        f" generation, {n['gc_pauses_over_5ms']:g} over 5 ms, longest at most"
+        f" {n['gc_run_longest_ms_at_most_by_generation']} ms; loop stalls over 50 ms"
+        f" {n['loop_stalls_over_50ms']:g}, longest {n['loop_longest_ms']} ms"
     )

@@ -154,3 +154,10 @@ def test_bench_review_measures_tables_and_reviews_each_alone_and_together(
     ratio = round(busy["decision_p99_ms"] / idle["decision_p99_ms"], 2)
     assert reviews["ratio_p99"] == ratio
     assert reviews["idle"]["decisions"] == idle["decisions"]
+    # The node's own figures over each run's measured seconds: what a p99 is read beside.
+    for run in ("idle", "alone", "reviewing"):
+        node = one[run]["node"]
+        assert node["loop_pings"] > 0 and node["loop_p50_ms"] <= node["loop_longest_ms"]
+        assert len(node["gc_collections_by_generation"]) == 3 and node["cpu_share"] >= 0
+        assert sum(node["gc_collections_by_generation"]) == node["gc_pauses"]
+        assert figures["node"][run]["loop_pings"] == node["loop_pings"]
