@@ -75,6 +75,10 @@ async def test_the_deal_just_played_is_reviewed_with_progress_then_from_the_cach
     progress, again = await review_of(other, number, 8)
     assert progress == [] and again["review"] == review
     assert app.node.reviews.decisions == len(decisions)
+    # Kept encoded, not as an object tree the cycle collector would scan at every full
+    # collection.
+    kept = list(app.node.reviews._cache.values())
+    assert kept and all(type(value) is bytes for value in kept)
 
 
 async def test_other_deals_and_connections_without_a_table_are_refused(app: App, url: str) -> None:
