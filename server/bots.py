@@ -3,6 +3,12 @@
 ``random`` and ``basic`` decide in well under a millisecond and run inline;
 ``expert`` and ``strong`` run in a process pool, so no bot ever delays another
 table's messages. A bot sees only its seat's view (``engine.view``).
+
+The pool's workers are started in a thread, all at once, before its first job:
+a worker's spawn forks and executes a new interpreter from the calling thread,
+and on the event loop (the executor spawns on ``submit``) it stopped every
+table for 40-140 ms (measured, the resource tracker's own spawn included) at a
+node's first review or first expert move, and again at each worker after.
 """
 
 from __future__ import annotations
@@ -101,6 +107,7 @@ class BotRunner:
         self._workers = max(1, workers)
         self._niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Task[ProcessPoolExecutor] | None = None
         self.decisions = 0
         self.pooled = 0  # of which decided in a worker process
         self.restarts = 0  # pools replaced after a worker died
@@ -139,18 +146,7 @@ class BotRunner:
             if level in INLINE_LEVELS:
                 return timed_decide(level, seat_view, seed)
             self.pooled += 1
-            loop = asyncio.get_running_loop()
-            pool = self._ensure_pool()
-            try:
-                return await loop.run_in_executor(pool, timed_decide, level, seat_view, seed)
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): that pool takes no more work.
-                # A new one does, so the tables' AI goes on; the decision is made again.
-                log.warning("a bot worker died: starting new workers")
-                self._replace(pool)
-                return await loop.run_in_executor(
-                    self._ensure_pool(), timed_decide, level, seat_view, seed
-                )
+            return await self.run(_timed_decide_job, (level, seat_view, seed))
         finally:
             self.decisions += 1
             self.seconds += time.perf_counter() - start
@@ -158,27 +154,53 @@ class BotRunner:
     async def run(self, job: Callable[[T], R], arg: T) -> R:
         """Any other work for the worker processes (a deal review's decisions), off the loop."""
         loop = asyncio.get_running_loop()
-        pool = self._ensure_pool()
+        pool = await self._ready()
         try:
             return await loop.run_in_executor(pool, job, arg)
         except BrokenProcessPool:
+            # A worker died (killed, out of memory): that pool takes no more work.
+            # A new one does, so the tables' AI goes on; the job is done again.
             log.warning("a bot worker died: starting new workers")
             self._replace(pool)
-            return await loop.run_in_executor(self._ensure_pool(), job, arg)
+            return await loop.run_in_executor(await self._ready(), job, arg)
 
-    def _ensure_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # Spawned, not forked: a node has threads (asyncio's resolver, Redis),
-            # and a fork of a threaded process can deadlock its child (and warns
-            # from Python 3.12). The workers start once, on the first decision.
-            _start_resource_tracker()
-            self._pool = ProcessPoolExecutor(
-                self._workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), self._niceness),
-            )
-        return self._pool
+    async def _ready(self) -> ProcessPoolExecutor:
+        """The pool, its workers started in a thread (see the module docstring)."""
+        if self._pool is not None:
+            return self._pool
+        if self._starting is None:
+            self._starting = asyncio.create_task(asyncio.to_thread(self._started_pool))
+        starting = self._starting
+        try:
+            pool = await asyncio.shield(starting)  # one start, whoever waits for it
+        except BrokenProcessPool:
+            if self._starting is starting:
+                self._starting = None  # the next job tries again
+            raise
+        if self._starting is starting:
+            self._starting, self._pool = None, pool
+        return self._pool or pool
+
+    def _started_pool(self) -> ProcessPoolExecutor:
+        # Spawned, not forked: a node has threads (asyncio's resolver, Redis),
+        # and a fork of a threaded process can deadlock its child (and warns
+        # from Python 3.12). The workers start once, on the first job.
+        _start_resource_tracker()
+        pool = ProcessPoolExecutor(
+            self._workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self._niceness),
+        )
+        # The executor spawns a worker per job submitted while none is idle: as many
+        # jobs as workers, at once, start them all here rather than on the loop later.
+        try:
+            for ready in [pool.submit(_ready_job) for _ in range(self._workers)]:
+                ready.result()
+        except BrokenProcessPool:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        return pool
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         if self._pool is broken:  # not already replaced by another table's decision
@@ -187,6 +209,22 @@ class BotRunner:
             self.restarts += 1
 
     def close(self) -> None:
+        starting, self._starting = self._starting, None
+        if starting is not None:  # its pool, once started, shut down too
+            starting.add_done_callback(_shut_down_started)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _shut_down_started(task: asyncio.Task[ProcessPoolExecutor]) -> None:
+    if not task.cancelled() and task.exception() is None:
+        task.result().shutdown(wait=False, cancel_futures=True)
+
+
+def _ready_job() -> None:
+    """A worker's first job: nothing; its start is the point."""
+
+
+def _timed_decide_job(job: tuple[str, engine.View, str]) -> tuple[engine.Action, float]:
+    return timed_decide(*job)

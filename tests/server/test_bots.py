@@ -7,7 +7,11 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import threading
+from multiprocessing.context import SpawnProcess
 from multiprocessing.process import BaseProcess
+
+import pytest
 
 import engine
 from server.bots import BotRunner
@@ -51,5 +55,31 @@ async def test_ctrl_c_reaches_the_node_not_its_workers() -> None:
         assert worker.is_alive()
         await runner.decide("expert", view, "s2")
         assert runner.restarts == 0
+    finally:
+        runner.close()
+
+
+async def test_the_workers_are_spawned_off_the_event_loop_all_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spawn forks and executes a new interpreter from the calling thread: on the loop,
+    it stopped every table for tens of milliseconds (the worker processes really start;
+    the test only notes the thread each started from)."""
+    spawned_from: list[int] = []
+    start = SpawnProcess.start
+
+    def noted(process: SpawnProcess) -> None:
+        spawned_from.append(threading.get_ident())
+        start(process)
+
+    monkeypatch.setattr(SpawnProcess, "start", noted)
+    runner = BotRunner(workers=2)
+    try:
+        before = workers()
+        await asyncio.gather(*(runner.decide("expert", a_turn(), f"s{i}") for i in range(3)))
+        assert len(workers() - before) == 2  # both, before the first decision
+        assert len(spawned_from) == 2 and threading.get_ident() not in spawned_from
+        await runner.decide("expert", a_turn(), "s4")
+        assert len(spawned_from) == 2
     finally:
         runner.close()
