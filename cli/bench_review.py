@@ -12,6 +12,15 @@ round runs three things in turn:
   action to its first event at all four seats) alone;
 - both at once: the same figures of each.
 
+The last two alternate from round to round (tables alone first in the odd
+rounds, both first in the even ones). The node's young collections come at a
+steady pace, and a middle-generation one (the tables' own recent objects:
+100-200 ms of CPU measured at 100 tables) after every ten or so of them; a
+round made about as many, so in a fixed order that one pause fell in the same
+run every round, and one such pause is the whole p99 of a 15 s run. The node's
+figures over each run (``bench_review_node``: CPU, collections by generation,
+loop stalls) say which run met it.
+
 The figures are the medians over the rounds and the ratios (tables: with
 reviews / alone; reviews: with tables / on the idle node), each ratio the
 median of the rounds' own ratios, so that one run gives them all.
@@ -206,18 +215,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         wait_for_port(port, server)
         for i in range(args.rounds):
-            idle = _measure(args, node, "reviews")
-            progress(f"round {i + 1}: reviews on an idle node {_said(idle['reviews'])}")
-            alone = _measure(args, node, "tables")
-            progress(
-                f"round {i + 1}: tables alone p50 {alone['p50_ms']} ms, p99 {alone['p99_ms']} ms"
-            )
-            both = _measure(args, node, "both")
-            progress(
-                f"round {i + 1}: both: tables p50 {both['p50_ms']} ms, p99 {both['p99_ms']} ms;"
-                f" reviews {_said(both['reviews'])}"
-            )
-            rounds.append({"idle": idle, "alone": alone, "reviewing": both})
+            rounds.append(_round(args, node, i))
     finally:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -227,6 +225,27 @@ def run(args: argparse.Namespace) -> int:
     figures = summarise(rounds)
     print(json.dumps(figures) if args.json else render(figures))
     return 0
+
+
+def _round(args: argparse.Namespace, node: Node, i: int) -> dict[str, Any]:
+    """One round: the reviews on the idle node, then the tables alone and both, in an order
+    that alternates (see the module docstring)."""
+    idle = _measure(args, node, "reviews")
+    progress(f"round {i + 1}: reviews on an idle node {_said(idle['reviews'])}")
+    one: dict[str, Any] = {"idle": idle}
+    for run in ("tables", "both") if i % 2 == 0 else ("both", "tables"):
+        result = _measure(args, node, run)
+        said = (
+            f"round {i + 1}: {RUN_NAMES[run]}: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms"
+        )
+        if run == "both":
+            said += f"; reviews {_said(result['reviews'])}"
+        progress(said)
+        one["alone" if run == "tables" else "reviewing"] = result
+    return one
+
+
+RUN_NAMES = {"tables": "tables alone", "both": "both: tables"}
 
 
 def _said(reviews: dict[str, Any]) -> str:
