@@ -338,8 +338,9 @@ def node_line(name: str, n: dict[str, Any]) -> str:
     """The node's figures over a run (medians of the rounds): why its latencies moved."""
     return (
         f"{name:<22} CPU {100 * n['cpu_share']:.0f}% ({n['cpu_seconds_per_1000_actions']} s"
-        f" per 1,000 actions); GC {n['gc_collections_by_generation']} collections by"
-        f" generation, {n['gc_pauses_over_5ms']:g} over 5 ms, longest at most"
+        f" per 1,000 actions), waited for a CPU {100 * n['loop_cpu_wait_share']:.1f}%;"
+        f" GC {n['gc_collections_by_generation']} collections by generation,"
+        f" {n['gc_pauses_over_5ms']:g} over 5 ms, longest at most"
         f" {n['gc_run_longest_ms_at_most_by_generation']} ms; loop stalls over 50 ms"
         f" {n['loop_stalls_over_50ms']:g}, longest {n['loop_longest_ms']} ms"
     )

@@ -8,6 +8,11 @@ between two scrapes (the gauge is the longest since the node started), so the
 longest pause of the run is bounded by the histogram instead: the upper bound
 of the highest bucket that grew.
 
+The loop's own thread's wait for a CPU (``/proc/PID/task/PID/schedstat``: the
+time it was runnable but not running) says how much of a stall was the
+machine's: other processes (the review worker among them, at nice 19) holding
+both cores while the node had work.
+
 ``LoopProbe`` is the event-loop stall figure: one more connection that sends
 a WebSocket ping every ``PING_SECONDS``; websockets answers a ping as soon as
 the node's loop reads it, so a pong's delay is how long the loop (GC pauses
@@ -42,6 +47,7 @@ class NodeWindow:
     def start(self) -> None:
         self._scraped = scrape(self.port)
         self._cpu = cpu_seconds(self.pid)
+        self._waited = run_queue_seconds(self.pid)
         self._start = time.monotonic()
         self.probe.start()
         self._timer.start()
@@ -55,17 +61,26 @@ class NodeWindow:
         self.probe.stop()
         seconds = time.monotonic() - self._start
         cpu = cpu_seconds(self.pid) - self._cpu
+        waited = run_queue_seconds(self.pid) - self._waited
         after = scrape(self.port)
         applied = "tarot_actions_applied_total"
         actions = after[applied] - self._scraped[applied]
         self._figures = {
             "cpu_share": round(cpu / seconds, 3),
+            # of the loop's thread: seconds runnable but waiting for a CPU, per second
+            "loop_cpu_wait_share": round(waited / seconds, 4),
             "cpu_seconds_per_1000_actions": round(1000 * cpu / actions, 3) if actions else None,
             **gc_figures(self._scraped, after),
             "gc_collections_by_generation": _grown_by_generation(self._scraped, after),
             "gc_run_longest_ms_at_most_by_generation": _longest_bounds(self._scraped, after),
             **self.probe.figures(),
         }
+
+
+def run_queue_seconds(pid: int) -> float:
+    """How long the process's main thread (the event loop's) has waited for a CPU."""
+    with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+        return int(f.read().split()[1]) / 1e9
 
 
 def _grown_by_generation(before: dict[str, float], after: dict[str, float]) -> list[int]:

@@ -159,5 +159,6 @@ def test_bench_review_measures_tables_and_reviews_each_alone_and_together(
         node = one[run]["node"]
         assert node["loop_pings"] > 0 and node["loop_p50_ms"] <= node["loop_longest_ms"]
         assert len(node["gc_collections_by_generation"]) == 3 and node["cpu_share"] >= 0
+        assert node["loop_cpu_wait_share"] >= 0
         assert sum(node["gc_collections_by_generation"]) == node["gc_pauses"]
         assert figures["node"][run]["loop_pings"] == node["loop_pings"]
