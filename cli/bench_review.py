@@ -19,7 +19,9 @@ steady pace, and a middle-generation one (the tables' own recent objects:
 round made about as many, so in a fixed order that one pause fell in the same
 run every round, and one such pause is the whole p99 of a 15 s run. The node's
 figures over each run (``bench_review_node``: CPU, collections by generation,
-loop stalls) say which run met it.
+loop stalls) say which run met it. Each run starts once the node is nearly
+idle (``bench_review_node.settle``): the previous run's closing connections
+are not counted in the next one's figures.
 
 The figures are the medians over the rounds and the ratios (tables: with
 reviews / alone; reviews: with tables / on the idle node), each ratio the
@@ -52,7 +54,7 @@ from .bench_processes import (
     start_process,
     wait_for_port,
 )
-from .bench_review_node import NodeWindow
+from .bench_review_node import NodeWindow, settle
 from .bench_server import median_figures
 
 
@@ -180,6 +182,7 @@ def _measure(args: argparse.Namespace, node: Node, run: str) -> dict[str, Any]:
     """One run: ``tables`` alone, ``reviews`` alone (an idle node) or ``both``; with the
     node's CPU, collector pauses and loop stalls over the measured seconds (``NodeWindow``)."""
     think = args.think_ms / 1000
+    settle(node.pid)
     window = NodeWindow(node.pid, node.port, node.url, args.seconds)
     if run == "tables":
         result = run_clients([node.url], args.tables, args.seconds, think, 2, window.start)

@@ -33,6 +33,7 @@ from .bench_processes import cpu_seconds, gc_figures, scrape
 
 PING_SECONDS = 0.025  # 40 a second: under the node's rate limit (50 a second)
 STALL_MS = (20, 50, 100)
+SETTLED_SHARE = 0.1
 
 
 class NodeWindow:
@@ -75,6 +76,20 @@ class NodeWindow:
             "gc_run_longest_ms_at_most_by_generation": _longest_bounds(self._scraped, after),
             **self.probe.figures(),
         }
+
+
+def settle(pid: int, share: float = SETTLED_SHARE, timeout: float = 20.0) -> float:
+    """Wait until the node is nearly idle (under ``share`` of a core over half a second);
+    the seconds waited. The previous run's 400 connections close as its clients exit,
+    and the node's work on them (each seat marked away) spilled into the next run's
+    window: young collections and loop stalls of up to 100 ms in a run with no tables."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        before = cpu_seconds(pid)
+        time.sleep(0.5)
+        if cpu_seconds(pid) - before < share * 0.5:
+            break
+    return round(time.monotonic() - start, 1)
 
 
 def run_queue_seconds(pid: int) -> float:
