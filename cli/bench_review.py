@@ -1,8 +1,9 @@
 """``tarot bench review``: deal reviews and tables on one node, each with and without the other.
 
-One ``tarot serve --bot-workers W`` process. ``--reviewers`` clients each
-play deals against the AI and ask for every deal's review (``review_deal``)
-as soon as it is scored, so that the node's review slot is never idle. Each
+A ``tarot serve --bot-workers W`` process for each run. ``--reviewers``
+clients each play deals against the AI and ask for every deal's review
+(``review_deal``) as soon as it is scored, so that the node's review slot is
+never idle. Each
 round runs three things in turn:
 
 - the reviews on an idle node (no tables): each decision's latency, from the
@@ -12,16 +13,22 @@ round runs three things in turn:
   action to its first event at all four seats) alone;
 - both at once: the same figures of each.
 
-The last two alternate from round to round (tables alone first in the odd
-rounds, both first in the even ones). The node's young collections come at a
-steady pace, and a middle-generation one (the tables' own recent objects:
-100-200 ms of CPU measured at 100 tables) after every ten or so of them; a
-round made about as many, so in a fixed order that one pause fell in the same
-run every round, and one such pause is the whole p99 of a 15 s run. The node's
-figures over each run (``bench_review_node``: CPU, collections by generation,
-loop stalls) say which run met it. Each run starts once the node is nearly
-idle (``bench_review_node.settle``): the previous run's closing connections
-are not counted in the next one's figures.
+A fresh node for each run, so that no run inherits another's state. On one
+node for all of them (the first version), two things of the tables' own fell
+in the "both" runs and were charged to the reviews (measured with a stall
+watchdog in the node): the tables a run left behind, their players gone, are
+played out by the AI once the grace period ends, in a later run's window
+(bursts of 100-270 ms stalls, all in the driver's moves); and a round made
+about as many young collections (12) as the period of the middle-generation
+one (every 11th: the tables' recent objects, 180k, 110-200 ms of CPU at 100
+tables), so in a fixed order that pause fell in the same run every round. One
+such pause is the whole p99 of a 15 s run (a node that has run longer still
+meets it: ``tarot bench server`` and ``server.collector`` are where it is
+measured). The last two runs still alternate
+(tables alone first in the odd rounds, both first in the even ones), each
+starts once its node is nearly idle (``bench_review_node.settle``), and the
+node's figures over each run (``bench_review_node``: CPU, collections by
+generation, loop stalls) say what a run met.
 
 The figures are the medians over the rounds and the ratios (tables: with
 reviews / alone; reviews: with tables / on the idle node), each ratio the
@@ -40,6 +47,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import msgpack
@@ -178,11 +186,17 @@ def _reviewing(reviewers: Reviewers) -> None:
         time.sleep(0.1)  # the reviewers' first deal is still being played
 
 
-def _measure(args: argparse.Namespace, node: Node, run: str) -> dict[str, Any]:
-    """One run: ``tables`` alone, ``reviews`` alone (an idle node) or ``both``; with the
-    node's CPU, collector pauses and loop stalls over the measured seconds (``NodeWindow``)."""
+def _measure(args: argparse.Namespace, run: str) -> dict[str, Any]:
+    """One run on a fresh node: ``tables`` alone, ``reviews`` alone (an idle node) or
+    ``both``; with the node's CPU, collector pauses and loop stalls over the measured
+    seconds (``NodeWindow``)."""
+    with _node(args) as node:
+        settle(node.pid)  # its start-up done
+        return _measured(args, node, run)
+
+
+def _measured(args: argparse.Namespace, node: Node, run: str) -> dict[str, Any]:
     think = args.think_ms / 1000
-    settle(node.pid)
     window = NodeWindow(node.pid, node.port, node.url, args.seconds)
     if run == "tables":
         result = run_clients([node.url], args.tables, args.seconds, think, 2, window.start)
@@ -210,34 +224,37 @@ class Node:
 
 
 def run(args: argparse.Namespace) -> int:
+    rounds = [_round(args, i) for i in range(args.rounds)]
+    figures = summarise(rounds)
+    print(json.dumps(figures) if args.json else render(figures))
+    return 0
+
+
+@contextlib.contextmanager
+def _node(args: argparse.Namespace) -> Iterator[Node]:
+    """A fresh ``tarot serve`` for one run (see the module docstring)."""
     port = free_port()
     command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--ai-pause", "0"]
     server = start_process([*command, "--bot-workers", str(args.bot_workers), *UNLIMITED])
-    node = Node(server, port)
-    rounds: list[dict[str, Any]] = []
     try:
         wait_for_port(port, server)
-        for i in range(args.rounds):
-            rounds.append(_round(args, node, i))
+        yield Node(server, port)
     finally:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             server.wait(10)
         if server.stderr is not None:
             server.stderr.close()
-    figures = summarise(rounds)
-    print(json.dumps(figures) if args.json else render(figures))
-    return 0
 
 
-def _round(args: argparse.Namespace, node: Node, i: int) -> dict[str, Any]:
+def _round(args: argparse.Namespace, i: int) -> dict[str, Any]:
     """One round: the reviews on the idle node, then the tables alone and both, in an order
     that alternates (see the module docstring)."""
-    idle = _measure(args, node, "reviews")
+    idle = _measure(args, "reviews")
     progress(f"round {i + 1}: reviews on an idle node {_said(idle['reviews'])}")
     one: dict[str, Any] = {"idle": idle}
     for run in ("tables", "both") if i % 2 == 0 else ("both", "tables"):
-        result = _measure(args, node, run)
+        result = _measure(args, run)
         said = (
             f"round {i + 1}: {RUN_NAMES[run]}: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms"
         )
