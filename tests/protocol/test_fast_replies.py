@@ -31,7 +31,9 @@ def test_your_turn_frames_are_the_models_frames_in_every_phase() -> None:
     assert any(legal.poignees for legal in points), "a poignee offer was met"
     for n, legal in enumerate(points):
         deadline = None if n % 2 else 1_700_000_000_000 + n
-        model = m.YourTurn(table_id="t1", seq=n, legal=legal_model(legal), deadline_ms=deadline)
+        choices = legal_model(legal)
+        assert choices is not None  # a deal not over has a seat to act
+        model = m.YourTurn(table_id="t1", seq=n, legal=choices, deadline_ms=deadline)
         fast = your_turn_json("t1", n, legal, deadline)
         for codec in CODECS.values():
             frame = codec.dumps(fast)
