@@ -35,6 +35,7 @@ function heroHTML(ctx) {
 }
 
 function nameHTML(ctx) {
+  if (ctx.account) return ""; // signed in: the server seats the account under its own name
   return html`<section class="panel you"><label for="player-name">${t("lobby.yourName")}</label><input id="player-name" maxlength="40" autocomplete="nickname" value="${ctx.name}" placeholder="${t("lobby.namePlaceholder")}" data-change="player-name"></section>`;
 }
 

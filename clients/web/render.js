@@ -128,7 +128,8 @@ export function renderMain() {
   const view = document.getElementById("view-table");
   if (!app.table) {
     view.dataset.mode = "lobby";
-    setHTML(view, lobbyHTML({ ...app.lobby, face: app.face, lang: app.lang }));
+    const account = (app.net && app.net.account) || null;
+    setHTML(view, lobbyHTML({ ...app.lobby, face: app.face, lang: app.lang, account }));
     return;
   }
   renderTable();
