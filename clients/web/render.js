@@ -121,6 +121,8 @@ function renderAccount() {
 }
 
 export function renderMain() {
+  // The header's column follows the view under it (style.css, "header").
+  document.getElementById("app").dataset.view = app.tab === "rules" ? "rules" : app.table ? "table" : "lobby";
   if (app.tab === "rules") {
     setHTML(document.getElementById("view-rules"), rulesHTML(app.lang));
     return;
@@ -138,6 +140,7 @@ export function renderMain() {
 function ensureTableSkeleton(view) {
   if (view.dataset.mode === "table") return;
   view.dataset.mode = "table";
+  document.getElementById("app").dataset.view = "table";
   view._html = null;
   setHTML(
     view,
