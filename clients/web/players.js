@@ -49,20 +49,26 @@ function accountView() {
   </section>`;
 }
 
-function header() {
+/** The game page's header (its classes, style.css "header"): the brand and the way back
+ * to the lobby, then this page's places and the language. */
+function header(parts) {
   const options = LANGS.map((l) => html`<option value="${l.code}" ${l.code === getLang() ? html`selected` : null}>${l.name}</option>`);
-  return html`<header class="players-top">
-    <a href="./" class="btn small">${t("players.back")}</a>
-    <a href="#/leaderboard/0" class="btn small">${t("players.leaderboard")}</a>
-    <label>${t("header.language")} <select id="lang-select">${options}</select></label>
-  </header>`;
+  const onBoard = parts[0] !== "player" && parts[0] !== "deal";
+  return html`<header class="topbar"><div class="topbar-inner">
+    <a class="brand" href="./" aria-label="CARDAVIA"><svg class="brand-mark" viewBox="0 0 100 100" aria-hidden="true"><use href="#sym-star"/></svg><span>CARDAVIA</span></a>
+    <nav class="tabs" aria-label="${t("players.title")}">
+      <a href="./" data-nav="lobby">${t("players.back")}</a>
+      <a href="#/leaderboard/0" data-nav="leaderboard"${onBoard ? html` aria-current="page"` : ""}>${t("players.leaderboard")}</a>
+    </nav>
+    <label class="control lang-control"><span class="lang-word">${t("header.language")}</span> <select id="lang-select">${options}</select></label>
+  </div></header>`;
 }
 
 async function route() {
   const parts = window.location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   const main = document.getElementById("players-main");
   document.title = `CARDAVIA · ${t("players.title")}`;
-  setHTML(document.getElementById("players-header"), header());
+  setHTML(document.getElementById("players-header"), header(parts));
   try {
     if (parts[0] === "player" && /^\d+$/.test(parts[1] || "")) {
       const offset = Number(parts[2] || 0);
