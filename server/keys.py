@@ -6,7 +6,10 @@ atomically, and the table's pub/sub channel (sharded, ``SPUBLISH``) lives on
 the same shard. Only the lobby index is global; on a cluster it sits in the
 slot of its own name, which is fine: it is written once per table.
 
-    {table:ID}:state    hash: data (TableData JSON), version, seq, commit (last commit id)
+    {table:ID}:state    hash: head (TableData JSON but for the fields below), version, seq,
+                        commit (last commit id), status, commits, deadline (redis_tables);
+                        an older node's table: data (the whole TableData JSON) instead
+    {table:ID}:actions  list: the current deal's actions, one record entry (JSON) each
     {table:ID}:events   stream: one entry per event, ID ``<seq>-0``, field ``e`` (JSON)
     {table:ID}:lease    string: the node running the table's background work (PX ttl)
     {table:ID}:updates  sharded pub/sub channel: each committed change (see redis_store)
@@ -42,6 +45,10 @@ def events(table_id: str) -> str:
 def fence(table_id: str, commit: str) -> str:
     """Set when a commit whose reply was lost is resolved: that commit may no longer land."""
     return f"{tag(table_id)}:fence:{commit}"
+
+
+def actions(table_id: str) -> str:
+    return f"{tag(table_id)}:actions"
 
 
 def lease(table_id: str) -> str:

@@ -6,12 +6,15 @@ also runs on Redis Cluster.
 
 from __future__ import annotations
 
-# KEYS: state, events, followers, the commit's fence. ARGV: version, commit id, data, seq,
-# ttl ms, log limit, channel, status, committer's store id, parent commit id ('' for none),
-# then (seq, event JSON) pairs. A fenced commit (see RESOLVE) is refused. Returns 1 (done)
+# KEYS: state, events, followers, the commit's fence, actions. ARGV: version, commit id,
+# head ('' unchanged), seq, ttl ms, log limit, channel, status, committer's store id, parent
+# commit id ('' for none), commits, deadline, 'r' (the actions replace the stored ones) or
+# 'a' (appended), the number n of actions, the n actions, then (seq, event JSON) pairs (the
+# layout: redis_tables). A fenced commit (see RESOLVE) is refused, and so is one that
+# appends to a table an older node last wrote (its whole JSON in 'data'). Returns 1 (done)
 # or 0 (stale: another version, or one another commit made).
-# The update published (if another node follows) is the version, the commit id, the data
-# and each event, one a line.
+# The update published (if another node follows) is ARGV 1, 2, 10, 4, 11, 12, 3, 13, 14,
+# then the actions and the events, one a line (redis_tables.published).
 COMMIT = """
 if redis.call('EXISTS', KEYS[4]) == 1 then
   return 0
@@ -25,15 +28,34 @@ if stored ~= version - 1 or (ARGV[10] ~= '' and last ~= ARGV[10]) then
   end
   return 0
 end
-redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
-           'commit', ARGV[2], 'status', ARGV[8])
+if ARGV[13] == 'a' and redis.call('HEXISTS', KEYS[1], 'data') == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'seq', ARGV[4], 'commit', ARGV[2],
+           'status', ARGV[8], 'commits', ARGV[11], 'deadline', ARGV[12])
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[1], 'head', ARGV[3])
+  redis.call('HDEL', KEYS[1], 'data')
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-local parts = {ARGV[1], ARGV[2], ARGV[3]}
-for i = 11, #ARGV, 2 do
+local parts = {ARGV[1], ARGV[2], ARGV[10], ARGV[4], ARGV[11], ARGV[12], ARGV[3], ARGV[13],
+               ARGV[14]}
+local n = tonumber(ARGV[14])
+if ARGV[13] == 'r' then
+  redis.call('DEL', KEYS[5])
+end
+for i = 15, 14 + n, 1000 do
+  redis.call('RPUSH', KEYS[5], unpack(ARGV, i, math.min(i + 999, 14 + n)))
+end
+for i = 15, 14 + n do
+  parts[#parts + 1] = ARGV[i]
+end
+redis.call('PEXPIRE', KEYS[5], ARGV[5])
+for i = 15 + n, #ARGV, 2 do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[6], ARGV[i] .. '-0', 'e', ARGV[i + 1])
   parts[#parts + 1] = ARGV[i + 1]
 end
-if #ARGV >= 11 or redis.call('EXISTS', KEYS[2]) == 1 then
+if #ARGV >= 15 + n or redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('PEXPIRE', KEYS[2], ARGV[5])
 end
 local time = redis.call('TIME')
@@ -48,24 +70,41 @@ end
 return 1
 """
 
+# KEYS: state, actions. ARGV: version, commit id, head, seq, ttl ms, status, commits,
+# deadline, then the actions. Returns 1 or 0 (exists).
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'head', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
+           'commit', ARGV[2], 'status', ARGV[6], 'commits', ARGV[7], 'deadline', ARGV[8])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('DEL', KEYS[2])
+for i = 9, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return 1
+"""
+
+# KEYS: state, actions. Returns {data, head, version, seq, commits, deadline, actions}: 'data'
+# set is a table in the old layout (its whole JSON), else the parts (redis_tables).
+LOAD = """
+local f = redis.call('HMGET', KEYS[1], 'data', 'head', 'version', 'seq', 'commits', 'deadline')
+local actions = {}
+if not f[1] and f[2] then
+  actions = redis.call('LRANGE', KEYS[2], 0, -1)
+end
+return {f[1], f[2], f[3], f[4], f[5], f[6], actions}
+"""
+
 # KEYS: followers. ARGV: store id, ttl ms. Follow the table for ttl ms from now (Redis's clock).
 FOLLOW = """
 local time = redis.call('TIME')
 local now = time[1] * 1000 + math.floor(time[2] / 1000)
 redis.call('HSET', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-"""
-
-# KEYS: state. ARGV: version, commit id, data, seq, ttl ms, status. Returns 1 or 0 (exists).
-CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if redis.call('HGET', KEYS[1], 'commit') == ARGV[2] then return 1 end
-  return 0
-end
-redis.call('HSET', KEYS[1], 'data', ARGV[3], 'version', ARGV[1], 'seq', ARGV[4],
-           'commit', ARGV[2], 'status', ARGV[6])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
@@ -105,7 +144,13 @@ local version = tonumber(ARGV[3])
 if stored < 0 then return -1 end
 if stored < version then return 0 end
 if stored == version and redis.call('HGET', KEYS[1], 'commit') == ARGV[1] then return 1 end
-local commits = cjson.decode(redis.call('HGET', KEYS[1], 'data'))['commits'] or {}
+local commits = {}
+local listed = redis.call('HGET', KEYS[1], 'commits')
+if listed then
+  for id in string.gmatch(listed, '%S+') do commits[#commits + 1] = id end
+else  -- the old layout: the whole JSON
+  commits = cjson.decode(redis.call('HGET', KEYS[1], 'data'))['commits'] or {}
+end
 local index = #commits - (stored - version)
 if index < 1 then return -1 end
 if commits[index] == ARGV[1] then return 1 end

@@ -1,13 +1,16 @@
 """Tables in Redis: the production ``TableStore``, shared by every node.
 
-Theory of operation. A table is a hash (its ``TableData`` JSON, version, last
-event number, last commit id) and a stream of events whose entry IDs are the
-event numbers (``<seq>-0``), capped near ``EVENT_LOG_LIMIT``; key names are in
-``keys`` and share the table's hash tag, so one Lua script can touch them all,
-also on Redis Cluster. A commit is one ``EVALSHA`` round trip that checks the
-stored version, writes the data, appends the events, refreshes the TTL and
-``SPUBLISH``es the change on the table's channel, all or nothing. A commit id
-makes a retried commit that did land count as done instead of stale.
+Theory of operation. A table is a hash (its ``TableData`` JSON but for what
+changes at every action, version, last event number, last commit id...), a
+list of its deal's actions (the layout: ``redis_tables``) and a stream of
+events whose entry IDs are the event numbers (``<seq>-0``), capped near
+``EVENT_LOG_LIMIT``; key names are in ``keys`` and share the table's hash tag,
+so one Lua script can touch them all, also on Redis Cluster. A commit is one
+``EVALSHA`` round trip that checks the stored version, writes what changed
+since the version this node last knew stored (``stored``: else everything),
+appends the events, refreshes the TTLs and ``SPUBLISH``es the change on the
+table's channel, all or nothing. A commit id makes a retried commit that did
+land count as done instead of stale.
 
 The change is published only when another node follows the table: each node
 registers the tables it follows in the table's followers hash (``follow``,
@@ -50,8 +53,9 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import keys
+from . import redis_tables as rt
 from .redis_connect import FAILURES, Client, open_clients
-from .redis_scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, RELEASE, RESOLVE
+from .redis_scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
 from .redis_updates import Updates
 from .store import (
     EVENT_LOG_LIMIT,
@@ -70,6 +74,7 @@ log = logging.getLogger("tarot.redis")
 T = TypeVar("T")
 DAY_MS = 24 * 3600 * 1000
 FENCE_TTL_MS = 600_000  # a fenced commit is refused for this long (far past any retry)
+STORED_KEPT = 20_000  # tables whose stored version a node remembers (then it starts over)
 
 
 class RedisStore:
@@ -104,6 +109,10 @@ class RedisStore:
         self._release = client.register_script(RELEASE)
         self._follow = client.register_script(FOLLOW)
         self._resolve_script = client.register_script(RESOLVE)
+        self._load = client.register_script(LOAD)
+        # The latest version of each table known to be stored in parts, that commits send
+        # their delta over (``redis_tables``): one this node made, loaded or heard of.
+        self.stored: dict[str, TableData] = {}
         self.updates = Updates(self, client, pubsub_client)
 
     @classmethod
@@ -145,30 +154,52 @@ class RedisStore:
     # ------------------------------------------------------------ tables
 
     async def create(self, table: TableData) -> None:
+        whole = rt.delta(None, table)
         args: list[Any] = [
             table.version,
             table.commit or next(self._commit_ids),
-            table.model_dump_json(),
+            whole.head,
             table.seq,
             self._ttl(table),
             table.status,
+            rt.commits_field(table),
+            rt.deadline_field(table),
+            *whole.actions,
         ]
-        done = await self.call(lambda: self._create(keys=[keys.state(table.table_id)], args=args))
+        script_keys = [keys.state(table.table_id), keys.actions(table.table_id)]
+        done = await self.call(lambda: self._create(keys=script_keys, args=args))
         if not done:
             raise StaleVersion(f"table {table.table_id} exists")
+        self.remember(table)
         await self.call(lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}))
 
     async def load(self, table_id: str) -> TableData | None:
-        raw = await self.call(lambda: self.client.hget(keys.state(table_id), "data"))
-        return None if raw is None else TableData.model_validate_json(raw)
+        script_keys = [keys.state(table_id), keys.actions(table_id)]
+        found = await self.call(lambda: self._load(keys=script_keys, args=[]))
+        table = _loaded(found)
+        if table is not None and found[0] is None:
+            self.remember(table)
+        else:  # gone, or stored whole by an older node: the next commit writes it all
+            self.stored.pop(table_id, None)
+        return table
+
+    def remember(self, table: TableData) -> None:
+        """``table`` is stored in parts: the next commit may send its delta over it."""
+        known = self.stored.get(table.table_id)
+        if known is not None and known.version > table.version:
+            return  # a load overtaken by a newer version heard of
+        if len(self.stored) >= STORED_KEPT and known is None:
+            self.stored.clear()  # bounded: forgetting costs one whole write per table
+        self.stored[table.table_id] = table
 
     async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
         table_id = table.table_id
         commit = table.commit or next(self._commit_ids)
+        change = rt.delta(self.stored.get(table_id), table)
         args: list[Any] = [
             table.version,
             commit,
-            table.model_dump_json(),
+            change.head,
             table.seq,
             self._ttl(table),
             EVENT_LOG_LIMIT,
@@ -176,6 +207,11 @@ class RedisStore:
             table.status,
             self.store_id,
             table.parent,
+            rt.commits_field(table),
+            rt.deadline_field(table),
+            "r" if change.replaces else "a",
+            len(change.actions),
+            *change.actions,
         ]
         for event in events:
             args += [event.seq, event.model_dump_json()]
@@ -184,6 +220,7 @@ class RedisStore:
             keys.events(table_id),
             keys.followers(table_id),
             keys.fence(table_id, commit),
+            keys.actions(table_id),
         ]
         self.updates.expect(commit)
         update = None
@@ -195,6 +232,8 @@ class RedisStore:
                     raise  # never sent, or fenced off: it never landed, and never will
                 done = True
             update = Update(table, events) if done else None
+            if update is not None:
+                self.remember(table)
         finally:
             self.updates.settle(commit, update)
         if update is None:
@@ -246,22 +285,20 @@ class RedisStore:
         if not ids:
             return []
 
-        async def load_all() -> list[Any]:
-            pipe = self.client.pipeline(transaction=False)
-            for table_id in ids:
-                pipe.hget(keys.state(table_id.decode()), "data")
-            return await pipe.execute()
-
-        found = await self.call(load_all)
-        gone = [table_id for table_id, raw in zip(ids, found, strict=True) if raw is None]
+        table_ids = [i.decode() for i in ids]
+        found = await self._each_table(self._load, _table_keys, table_ids, [])
+        tables = [_loaded(parts) for parts in found]
+        gone = [i for i, table in zip(ids, tables, strict=True) if table is None]
         if gone:  # expired tables leave the lobby
             await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
-        return [TableData.model_validate_json(raw) for raw in found if raw is not None]
+        return [table for table in tables if table is not None]
 
     async def delete(self, table_id: str) -> None:
         # One slot (the keys share the table's hash tag): one DEL, then the lobby entry.
         table_keys = [keys.state(table_id), keys.events(table_id), keys.lease(table_id)]
-        await self.call(lambda: self.client.delete(*table_keys, keys.followers(table_id)))
+        table_keys += [keys.followers(table_id), keys.actions(table_id)]
+        self.stored.pop(table_id, None)
+        await self.call(lambda: self.client.delete(*table_keys))
         await self.call(lambda: self.client.zrem(keys.LOBBY, table_id))
 
     async def playing_tables(self) -> list[str]:
@@ -306,11 +343,11 @@ class RedisStore:
     async def _each_table(
         self,
         script: AsyncScript,
-        key_of: Callable[[str], str],
+        key_of: Callable[[str], str | list[str]],
         table_ids: list[str],
         args: list[Any],
     ) -> list[Any]:
-        """``script`` on one key of each table, in one pipelined round trip.
+        """``script`` on one key (or some keys) of each table, in one pipelined round trip.
 
         On a cluster the tables' slots are spread over shards: the calls go
         concurrently instead.
@@ -320,7 +357,7 @@ class RedisStore:
         if isinstance(self.client, RedisCluster):
 
             async def one(table_id: str) -> Any:
-                return await self.call(lambda: script(keys=[key_of(table_id)], args=args))
+                return await self.call(lambda: script(keys=_listed(key_of(table_id)), args=args))
 
             return list(await asyncio.gather(*(one(table_id) for table_id in table_ids)))
         client = self.client
@@ -328,7 +365,7 @@ class RedisStore:
         async def each() -> list[Any]:
             pipe = client.pipeline(transaction=False)
             for table_id in table_ids:
-                await script(keys=[key_of(table_id)], args=args, client=pipe)
+                await script(keys=_listed(key_of(table_id)), args=args, client=pipe)
             return await pipe.execute()
 
         return await self.call(each)
@@ -379,6 +416,12 @@ class RedisStore:
         await self.client.aclose()
 
 
+async def read_table(client: Client, table_id: str) -> TableData | None:
+    """A table as stored, read with any client (tools and tests: a node uses ``load``)."""
+    found = await client.register_script(LOAD)(keys=_table_keys(table_id), args=[])
+    return _loaded(found)
+
+
 def _never_sent(error: BaseException) -> bool:
     """The call failed while connecting: the command never left (nothing to resolve).
 
@@ -387,6 +430,25 @@ def _never_sent(error: BaseException) -> bool:
     """
     cause = error.__cause__
     return isinstance(cause, RedisConnectionError) and "connecting to" in str(cause)
+
+
+def _listed(names: str | list[str]) -> list[str]:
+    return [names] if isinstance(names, str) else names
+
+
+def _table_keys(table_id: str) -> list[str]:
+    """The keys the LOAD script reads."""
+    return [keys.state(table_id), keys.actions(table_id)]
+
+
+def _loaded(found: list[Any]) -> TableData | None:
+    """A table from the LOAD script's reply: the old layout's whole JSON, or its parts."""
+    data, head, version, seq, commits, deadline, actions = found
+    if data is not None:
+        return TableData.model_validate_json(data)
+    if head is None:
+        return None
+    return rt.assemble(head, version, seq, commits or b"", deadline or b"", actions)
 
 
 def _pairs(entries: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:

@@ -1,12 +1,14 @@
 """Cross-node fan-out: each node hears every committed change of the tables it serves.
 
 Theory of operation. A commit ``SPUBLISH``es the new version, its commit id,
-the new ``TableData`` JSON and the new events' JSON, one per line, on the
-table's sharded channel
-(``keys.updates``). A node holds one pub/sub connection per Redis shard (one in
-all on a single server) and subscribes once per table, however many of its
-clients follow it; a reader task per connection hands each update to the
-table's listeners, in publish order.
+its parent's, what it changed of the table (``redis_tables``) and the new
+events' JSON, one per line, on the table's sharded channel (``keys.updates``).
+A node applies it over the version it has when that is the update's parent
+(the store's ``stored``); else it reads the table (``_reload``), and updates
+of that table heard meanwhile wait for the read. A node holds one pub/sub
+connection per Redis shard (one in all on a single server) and subscribes once
+per table, however many of its clients follow it; a reader task per connection
+hands each update to the table's listeners, in publish order.
 
 A node hears its own commits too, and drops them here: ``commit`` returns the
 update it made and the runtime applies it, so the echo is dropped unparsed, by
@@ -37,8 +39,8 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
 from . import keys
+from .redis_tables import Published, published
 from .store import Listener, StoreError, Update
-from .tabledata import StoredEvent, TableData
 
 if TYPE_CHECKING:
     from .redis_store import RedisStore
@@ -52,14 +54,6 @@ def update_header(payload: bytes) -> tuple[int, bytes]:
     """The version an update brings and its commit id, read before any parsing."""
     version, commit, _ = payload.split(b"\n", 2)
     return int(version), commit
-
-
-def decode_update(payload: bytes) -> Update:
-    """An update as published by the commit script: version, commit id, data, one event a line."""
-    _, _, table, *events = payload.split(b"\n")
-    return Update(
-        TableData.model_validate_json(table), [StoredEvent.model_validate_json(e) for e in events]
-    )
 
 
 @dataclass(eq=False)
@@ -108,8 +102,13 @@ class Updates:
         # parsing the table's JSON. The same version from another commit is news: the
         # store lost the one known here (see ``TableRuntime.apply_update``).
         self.known: dict[str, tuple[int, bytes]] = {}
-        # This node's commits in flight, by commit id: the echo, if it came first.
-        self.in_flight: dict[bytes, bytes | None] = {}
+        # This node's commits in flight, by commit id: the echo (table id, payload), if it
+        # came first.
+        self.in_flight: dict[bytes, tuple[str, bytes] | None] = {}
+        # The tables being read again (an update that did not follow what this node had),
+        # with the updates heard meanwhile, handled after the read.
+        self._reloading: dict[str, list[bytes]] = {}
+        self._reads: set[asyncio.Task[None]] = set()
 
     def expect(self, commit: str) -> None:
         """A commit of this node is about to be sent: its echo may come before its reply."""
@@ -126,7 +125,7 @@ class Updates:
         if update is not None:
             self.committed(update.table.table_id, update.table.version, commit.encode())
         elif echo is not None:
-            self._deliver_payload(echo)
+            self._deliver_payload(*echo)
 
     def committed(self, table_id: str, version: int, commit: bytes) -> None:
         if self._news(table_id, version, commit):
@@ -142,7 +141,7 @@ class Updates:
         self._renewer = loop.create_task(self._keep_following())
 
     async def close(self) -> None:
-        for task in (self._supervisor, self._renewer):
+        for task in (self._supervisor, self._renewer, *self._reads):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -176,6 +175,7 @@ class Updates:
         if listeners or table_id not in self.listeners:
             return
         del self.listeners[table_id]
+        self.store.stored.pop(table_id, None)
         channel = keys.updates(table_id).encode()
         async with self._lock:
             for shard in self.shards.values():
@@ -241,26 +241,67 @@ class Updates:
             except ValueError:
                 log.exception("an update that does not parse on %s", channel.decode())
                 return
-            if commit in self.in_flight:
-                self.in_flight[commit] = payload  # ours: delivered when its reply comes
-                return
             table_id = keys.table_of_channel(channel.decode())
+            if commit in self.in_flight:
+                self.in_flight[commit] = (table_id, payload)  # ours: delivered after its reply
+                return
             if self._news(table_id, version, commit):
-                self._deliver_payload(payload)
+                self._deliver_payload(table_id, payload)
 
-    def _deliver_payload(self, payload: bytes) -> None:
+    def _deliver_payload(self, table_id: str, payload: bytes) -> None:
+        waiting = self._reloading.get(table_id)
+        if waiting is not None:
+            waiting.append(payload)
+            return
         try:
-            update = decode_update(payload)
+            update = published(payload)
         except ValueError:
             log.exception("an update that does not parse: %r", payload[:80])
             return
-        table_id = update.table.table_id
         listeners = self.listeners.get(table_id)
-        commit = update.table.commit.encode()
-        if not listeners or not self._news(table_id, update.table.version, commit):
+        if not listeners or not self._news(table_id, update.version, update.commit):
             return
-        self.committed(table_id, update.table.version, commit)
-        self._dispatch(list(listeners), update)
+        base = self.store.stored.get(table_id)
+        if not (update.whole or update.follows(base)):
+            self._reload(table_id, update)
+            return
+        try:
+            table = update.apply(base)
+        except ValueError:
+            log.exception("an update that does not apply: %r", payload[:80])
+            return
+        self.store.remember(table)
+        self.committed(table_id, update.version, update.commit)
+        self._dispatch(list(listeners), Update(table, update.events))
+
+    def _reload(self, table_id: str, update: Published) -> None:
+        """Read the table: ``update`` is not built on the version this node has."""
+        self._reloading[table_id] = []
+        task = asyncio.get_running_loop().create_task(self._read_table(table_id, update))
+        self._reads.add(task)
+        task.add_done_callback(self._reads.discard)
+
+    async def _read_table(self, table_id: str, update: Published) -> None:
+        try:
+            data = await self.store.load(table_id)
+        except StoreError as e:  # what it missed is fetched after the reconnection
+            log.warning("reading table %s for an update failed: %s", table_id, e)
+            self._broken.set()
+            data = None
+        finally:
+            waiting = self._reloading.pop(table_id, [])
+        listeners = self.listeners.get(table_id)
+        if data is None:
+            if not self._broken.is_set() and listeners and self.lost is not None:
+                self.lost(table_id)
+            return
+        commit = data.commit.encode()
+        if listeners and self._news(table_id, data.version, commit):
+            self.committed(table_id, data.version, commit)
+            # The update's events: the runtime fetches from the log those it lacks.
+            self._dispatch(list(listeners), Update(data, update.events))
+        for payload in waiting:
+            self._deliver_payload(table_id, payload)
 
     def _dispatch(self, listeners: list[Listener], update: Update) -> None:
         for listener in listeners:

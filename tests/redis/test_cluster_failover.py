@@ -10,6 +10,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from engine import load_record, score, to_record
 from server import keys
+from server.redis_store import read_table
 from server.tabledata import StoredEvent, TableData, deal_state
 
 from ..server.wire import Message, WireClient, is_event, random_choice
@@ -116,11 +117,11 @@ async def stored(cluster: Cluster, table_id: str) -> tuple[TableData, list[Store
     """The table and its events as the cluster holds them now."""
     client = RedisCluster.from_url(f"redis://127.0.0.1:{cluster.running()[0].port}")
     try:
-        raw = await client.hget(keys.state(table_id), "data")
+        table = await read_table(client, table_id)
         entries = await client.xrange(keys.events(table_id))
-        assert raw is not None and entries is not None
+        assert table is not None and entries is not None
         events = [StoredEvent.model_validate_json(fields[b"e"]) for _, fields in entries if fields]
-        return TableData.model_validate_json(raw), events
+        return table, events
     finally:
         await client.aclose()
 

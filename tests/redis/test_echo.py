@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from server import keys
+from server import redis_tables as rt
 from server.redis_store import RedisStore
 from server.store import Update
 
@@ -18,11 +19,10 @@ from .test_store import Heard, events, table
 
 def echo(update: Update, commit: str) -> dict[str, object]:
     """The message the commit script publishes, as the pub/sub reader receives it."""
-    lines = [str(update.table.version).encode(), commit.encode()]
-    lines.append(update.table.model_dump_json().encode())
-    lines += [e.model_dump_json().encode() for e in update.events]
-    channel = keys.updates(update.table.table_id).encode()
-    return {"type": "smessage", "channel": channel, "data": b"\n".join(lines)}
+    table, events = update.table, [e.model_dump_json() for e in update.events]
+    data = rt.payload(table.version, commit, table, rt.delta(None, table), events)
+    channel = keys.updates(table.table_id).encode()
+    return {"type": "smessage", "channel": channel, "data": data}
 
 
 async def following(redis_url: str) -> tuple[RedisStore, Heard]:

@@ -14,7 +14,8 @@ from redis.asyncio import Redis
 
 from engine import load_record, score, to_record
 from server import keys
-from server.tabledata import TableData, deal_state
+from server.redis_store import read_table
+from server.tabledata import deal_state
 
 from ..server.wire import Message, WireClient, is_event, random_choice
 from .conftest import NodeFactory
@@ -83,7 +84,7 @@ async def test_a_commit_the_store_lost_is_undone_everywhere_and_play_goes_on(
     assert your_turn["type"] == "your_turn" and your_turn["seq"] == turn["seq"]
     redis: Redis = Redis.from_url(redis_url)
     try:
-        names = [keys.state(table_id), keys.events(table_id)]
+        names = [keys.state(table_id), keys.events(table_id), keys.actions(table_id)]
         kept = [await redis.dump(name) for name in names]
         actor = players[to_act]
         before = actor.last_seq
@@ -91,15 +92,19 @@ async def test_a_commit_the_store_lost_is_undone_everywhere_and_play_goes_on(
         await actor.send({"type": "act", "action": action})
         lost = await actor.until(lambda m: m["type"] == "event" and m["seq"] > before)
         await asyncio.sleep(0.3)  # both nodes have it
+        assert kept[0] is not None and kept[1] is not None
         for name, value in zip(names, kept, strict=True):
-            assert value is not None
-            await redis.restore(name, 0, value, replace=True)
+            if value is None:  # no action yet
+                await redis.delete(name)
+            else:
+                await redis.restore(name, 0, value, replace=True)
 
         # Play on: the next seat (on the other node) acts on the lost state, is refused,
         # and everyone gets the store's picture back; the deal then finishes.
         await answer_turns(players, rng, until=None, seen=seen)
         await spectator.until(is_event("table_over"), timeout=60)
-        stored = TableData.model_validate_json(await redis.hget(names[0], "data") or b"")
+        stored = await read_table(redis, table_id)
+        assert stored is not None
     finally:
         await redis.aclose()
 

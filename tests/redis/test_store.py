@@ -262,6 +262,7 @@ async def test_exactly_one_of_many_concurrent_commits_of_one_version_wins(
 
 def test_every_key_of_a_table_sits_in_the_tables_slot() -> None:
     names = [keys.state("abc"), keys.events("abc"), keys.lease("abc"), keys.updates("abc")]
+    names += [keys.actions("abc"), keys.followers("abc"), keys.fence("abc", "n:1")]
     assert {key_slot(n.encode()) for n in names} == {key_slot(b"table:abc")}
     assert keys.table_of_channel(keys.updates("abc")) == "abc"
 

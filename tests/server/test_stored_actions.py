@@ -18,6 +18,7 @@ import engine
 from protocol.convert import action_model
 from server import keys
 from server.app import App
+from server.redis_store import read_table
 from server.settings import Settings
 
 from ..deal_seeds import deal_from, ordinary, where
@@ -43,10 +44,21 @@ async def redis() -> AsyncIterator[Redis]:
 
 
 async def stored(redis: Redis, table_id: str) -> dict[str, Any]:
-    raw = await redis.hget(keys.state(table_id), "data")
-    assert raw is not None
-    data: dict[str, Any] = json.loads(raw)
-    return data
+    table = await read_table(redis, table_id)
+    assert table is not None
+    return table.model_dump(mode="json")
+
+
+async def stored_actions(redis: Redis, table_id: str) -> list[dict[str, Any]]:
+    """The deal's actions as Redis holds them (one JSON each)."""
+    return [json.loads(raw) for raw in await redis.lrange(keys.actions(table_id), 0, -1)]
+
+
+async def store_the_old_way(redis: Redis, table_id: str, data: dict[str, Any]) -> None:
+    """What a node of before left in Redis: the whole JSON in one field, no parts."""
+    await redis.hset(keys.state(table_id), "data", json.dumps(data))
+    await redis.hdel(keys.state(table_id), "head", "commits", "deadline")
+    await redis.delete(keys.actions(table_id))
 
 
 async def first_trick_on_a_node(table_id_out: list[str]) -> tuple[App, list[WireClient]]:
@@ -81,7 +93,7 @@ async def test_a_deals_actions_are_stored_as_record_entries(
     ids: list[str] = []
     app, _ = await first_trick_on_a_node(ids)
     try:
-        actions = (await stored(redis, ids[0]))["deal"]["actions"]
+        actions = await stored_actions(redis, ids[0])
     finally:
         await app.stop(drain_seconds=0)
     kinds = {key for entry in actions for key in entry if key != "seat"}
@@ -105,7 +117,7 @@ async def test_a_table_stored_with_wire_actions_loads_and_plays_on_after_an_upgr
     entries = data["deal"]["actions"]
     data["deal"]["actions"] = [wire_entry(e) for e in entries]
     assert all("action" in e for e in data["deal"]["actions"])
-    await redis.hset(keys.state(table_id), "data", json.dumps(data))
+    await store_the_old_way(redis, table_id, data)
 
     node = await start_node()
     try:
@@ -125,7 +137,8 @@ async def test_a_table_stored_with_wire_actions_loads_and_plays_on_after_an_upgr
             )
         )
         record = await resumed[0].until(is_event("record"))
-        now = (await stored(redis, table_id))["deal"]["actions"]
+        now = await stored_actions(redis, table_id)
+        assert not await redis.hexists(keys.state(table_id), "data")  # rewritten in parts
     finally:
         await node.stop(drain_seconds=0)
     assert scores[0]["event"]["sheet"]["status"] == "played"
