@@ -17,6 +17,7 @@ from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import RedisClusterException, RedisError
 from redis.retry import Retry
 
+from .redis_writer import Writer, plain_url
 from .store import StoreUnavailable
 
 log = logging.getLogger("tarot.redis")
@@ -27,7 +28,7 @@ FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 @dataclass(frozen=True, slots=True)
 class Clients:
     client: Client  # every call but commits
-    writer: Client  # commits (see ``open_clients``)
+    writer: Client | Writer  # commits (see ``open_clients``)
     pubsub: Callable[[str, int], Redis]  # a shard's (host, port) -> its pub/sub connection
 
 
@@ -46,7 +47,7 @@ async def open_clients(url: str, max_connections: int, wait_seconds: float) -> C
     finally:
         await probe.aclose()
     client: Client
-    writer: Client
+    writer: Client | Writer
     if cluster:
         client = RedisCluster.from_url(url, max_connections=max_connections, **common)
         await client.initialize()
@@ -62,11 +63,16 @@ async def open_clients(url: str, max_connections: int, wait_seconds: float) -> C
         )
         # Commits on connections that never resend: a command resent after a lost
         # reply hides that the first one may have landed, and ``commit`` must know
-        # whether a failed call ever left the node (``redis_store._never_sent``).
-        writes = {**unbounded, "retry": Retry(NoBackoff(), 0)}
-        writer = Redis.from_pool(
-            ConnectionPool.from_url(url, max_connections=max_connections, **writes)
-        )
+        # whether a failed call ever left the node (``redis_store._never_sent``). Over
+        # TCP, the node's own pipelined connection (``redis_writer``: ~70 µs less CPU
+        # per commit); else redis-py's.
+        if plain_url(url):
+            writer = Writer(url, connect_timeout=common["socket_connect_timeout"])
+        else:
+            writes = {**unbounded, "retry": Retry(NoBackoff(), 0)}
+            writer = Redis.from_pool(
+                ConnectionPool.from_url(url, max_connections=max_connections, **writes)
+            )
 
     def pubsub(host: str, port: int) -> Redis:
         # Its own connection, no silent reconnection: a lost pub/sub

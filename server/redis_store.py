@@ -22,10 +22,12 @@ players together) then receives no echo of its own commits: that echo cost
 so no commit can slip between the two unheard.
 
 Every node holds one connection pool (bounded: callers wait on a semaphore for
-a connection), one more for commits on a single server (connections that never
-resend), and, for the updates, one pub/sub connection per Redis shard with one
-subscription per table (``redis_updates``); ``redis_connect`` opens them, and
-the Lua scripts are in ``redis_scripts``. Any Redis failure or a call slower
+a connection), for commits on a single server one pipelined connection of its
+own that never resends (``redis_writer``), and, for the updates, one pub/sub
+connection per Redis shard with one subscription per table (``redis_updates``);
+``redis_connect`` opens them, and the Lua scripts are in ``redis_scripts``, the
+calls not about one table's data (leases, heartbeats, followers) in
+``redis_calls``. Any Redis failure or a call slower
 than ``op_timeout`` raises ``StoreUnavailable``; nothing is half written, and
 calls succeed again once Redis answers. ``StoreUnavailable`` from ``commit`` means
 that nothing changed: a commit whose reply was lost is fenced off and looked up
@@ -48,15 +50,15 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from redis.asyncio import Redis
-from redis.asyncio.cluster import RedisCluster
-from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import keys
 from . import redis_tables as rt
-from .redis_connect import FAILURES, Client, open_clients
+from .redis_calls import RedisCalls
+from .redis_connect import Client, open_clients
 from .redis_scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
 from .redis_updates import Updates
+from .redis_writer import Writer
 from .store import (
     EVENT_LOG_LIMIT,
     Listener,
@@ -77,7 +79,7 @@ FENCE_TTL_MS = 600_000  # a fenced commit is refused for this long (far past any
 STORED_KEPT = 20_000  # tables whose stored version a node remembers (then it starts over)
 
 
-class RedisStore:
+class RedisStore(RedisCalls):
     """A ``TableStore`` on a Redis server or a Redis Cluster (Redis 7+)."""
 
     def __init__(
@@ -90,7 +92,7 @@ class RedisStore:
         idle_ttl_ms: int = 7 * DAY_MS,
         finished_ttl_ms: int = DAY_MS,
         follow_ttl_ms: int = 30_000,
-        writer: Client | None = None,
+        writer: Client | Writer | None = None,
     ) -> None:
         self.client = client
         self.writer = writer or client  # commits go through it (see ``connect``)
@@ -102,7 +104,7 @@ class RedisStore:
         self.store_id = uuid.uuid4().hex  # this node's, in commit ids and followers hashes
         self._commit_ids = (f"{self.store_id}:{n}" for n in itertools.count())
         self._slots = asyncio.Semaphore(max_connections)
-        self._commit = self.writer.register_script(COMMIT)
+        self._commit = _commit_script(self.writer)
         self._create = client.register_script(CREATE)
         self._events_since = client.register_script(EVENTS_SINCE)
         self._acquire = client.register_script(ACQUIRE)
@@ -137,20 +139,6 @@ class RedisStore:
     def attach_metrics(self, metrics: Metrics) -> None:
         self.metrics = metrics
 
-    async def call(self, command: Callable[[], Awaitable[T]]) -> T:
-        """Run one Redis round trip: bounded in time, timed, failures as ``StoreUnavailable``."""
-        start = time.perf_counter()
-        try:
-            async with asyncio.timeout(self.op_timeout), self._slots:
-                return await command()
-        except TimeoutError as e:
-            raise StoreUnavailable(f"redis did not answer within {self.op_timeout}s") from e
-        except FAILURES as e:
-            raise StoreUnavailable(f"redis failed: {e}") from e
-        finally:
-            if self.metrics is not None:
-                self.metrics.store_seconds.observe(time.perf_counter() - start)
-
     # ------------------------------------------------------------ tables
 
     async def create(self, table: TableData) -> None:
@@ -176,7 +164,7 @@ class RedisStore:
     async def load(self, table_id: str) -> TableData | None:
         script_keys = [keys.state(table_id), keys.actions(table_id)]
         found = await self.call(lambda: self._load(keys=script_keys, args=[]))
-        table = _loaded(found)
+        table = rt.loaded(found)
         if table is not None and found[0] is None:
             self.remember(table)
         else:  # gone, or stored whole by an older node: the next commit writes it all
@@ -286,8 +274,8 @@ class RedisStore:
             return []
 
         table_ids = [i.decode() for i in ids]
-        found = await self._each_table(self._load, _table_keys, table_ids, [])
-        tables = [_loaded(parts) for parts in found]
+        found = await self._each_table(self._load, rt.table_keys, table_ids, [])
+        tables = [rt.loaded(parts) for parts in found]
         gone = [i for i, table in zip(ids, tables, strict=True) if table is None]
         if gone:  # expired tables leave the lobby
             await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
@@ -328,79 +316,6 @@ class RedisStore:
     async def unsubscribe(self, table_id: str, listener: Listener) -> None:
         await self.updates.remove(table_id, listener)
 
-    # ------------------------------------------------------------ leases
-
-    async def acquire_lease(self, table_id: str, owner: str, ttl_ms: int) -> bool:
-        held = await self.call(
-            lambda: self._acquire(keys=[keys.lease(table_id)], args=[owner, ttl_ms])
-        )
-        return bool(held)
-
-    async def acquire_leases(self, table_ids: list[str], owner: str, ttl_ms: int) -> list[bool]:
-        found = await self._each_table(self._acquire, keys.lease, table_ids, [owner, ttl_ms])
-        return [bool(held) for held in found]
-
-    async def _each_table(
-        self,
-        script: AsyncScript,
-        key_of: Callable[[str], str | list[str]],
-        table_ids: list[str],
-        args: list[Any],
-    ) -> list[Any]:
-        """``script`` on one key (or some keys) of each table, in one pipelined round trip.
-
-        On a cluster the tables' slots are spread over shards: the calls go
-        concurrently instead.
-        """
-        if not table_ids:
-            return []
-        if isinstance(self.client, RedisCluster):
-
-            async def one(table_id: str) -> Any:
-                return await self.call(lambda: script(keys=_listed(key_of(table_id)), args=args))
-
-            return list(await asyncio.gather(*(one(table_id) for table_id in table_ids)))
-        client = self.client
-
-        async def each() -> list[Any]:
-            pipe = client.pipeline(transaction=False)
-            for table_id in table_ids:
-                await script(keys=_listed(key_of(table_id)), args=args, client=pipe)
-            return await pipe.execute()
-
-        return await self.call(each)
-
-    async def release_lease(self, table_id: str, owner: str) -> None:
-        await self.call(lambda: self._release(keys=[keys.lease(table_id)], args=[owner]))
-
-    async def release_leases(self, table_ids: list[str], owner: str) -> None:
-        await self._each_table(self._release, keys.lease, table_ids, [owner])
-
-    # ------------------------------------------------------------ node heartbeats
-
-    async def heartbeat(self, node_id: str, ttl_ms: int) -> None:
-        await self.call(lambda: self.client.set(keys.node(node_id), b"1", px=ttl_ms))
-
-    async def nodes_alive(self, node_ids: list[str]) -> set[str]:
-        if not node_ids:
-            return set()
-
-        async def exists(node_id: str) -> bool:
-            return bool(await self.call(lambda: self.client.exists(keys.node(node_id))))
-
-        found = await asyncio.gather(*(exists(n) for n in node_ids))
-        return {n for n, alive in zip(node_ids, found, strict=True) if alive}
-
-    # ------------------------------------------------------------ followers
-
-    async def follow(self, table_ids: list[str]) -> None:
-        """Register (or renew) this node as a follower of these tables, in one round trip."""
-        args: list[Any] = [self.store_id, self.follow_ttl_ms]
-        await self._each_table(self._follow, keys.followers, table_ids, args)
-
-    async def unfollow(self, table_id: str) -> None:
-        await self.call(lambda: self.client.hdel(keys.followers(table_id), self.store_id))
-
     # ------------------------------------------------------------ life
 
     async def ping(self) -> bool:
@@ -416,10 +331,21 @@ class RedisStore:
         await self.client.aclose()
 
 
+def _commit_script(writer: Client | Writer) -> Callable[..., Awaitable[Any]]:
+    """The COMMIT script, called as redis-py's scripts are (``keys=``, ``args=``)."""
+    if not isinstance(writer, Writer):
+        return writer.register_script(COMMIT)
+
+    async def commit(keys: list[str], args: list[Any]) -> Any:
+        return await writer.evalsha(COMMIT, keys, args)
+
+    return commit
+
+
 async def read_table(client: Client, table_id: str) -> TableData | None:
     """A table as stored, read with any client (tools and tests: a node uses ``load``)."""
-    found = await client.register_script(LOAD)(keys=_table_keys(table_id), args=[])
-    return _loaded(found)
+    found = await client.register_script(LOAD)(keys=rt.table_keys(table_id), args=[])
+    return rt.loaded(found)
 
 
 def _never_sent(error: BaseException) -> bool:
@@ -430,25 +356,6 @@ def _never_sent(error: BaseException) -> bool:
     """
     cause = error.__cause__
     return isinstance(cause, RedisConnectionError) and "connecting to" in str(cause)
-
-
-def _listed(names: str | list[str]) -> list[str]:
-    return [names] if isinstance(names, str) else names
-
-
-def _table_keys(table_id: str) -> list[str]:
-    """The keys the LOAD script reads."""
-    return [keys.state(table_id), keys.actions(table_id)]
-
-
-def _loaded(found: list[Any]) -> TableData | None:
-    """A table from the LOAD script's reply: the old layout's whole JSON, or its parts."""
-    data, head, version, seq, commits, deadline, actions = found
-    if data is not None:
-        return TableData.model_validate_json(data)
-    if head is None:
-        return None
-    return rt.assemble(head, version, seq, commits or b"", deadline or b"", actions)
 
 
 def _pairs(entries: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:

@@ -29,6 +29,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from . import keys
 from .tabledata import StoredEvent, TableData
 
 # The fields kept out of the head, each in its own place (a hash field or the list).
@@ -96,7 +97,10 @@ def _head_if_changed(base: TableData, table: TableData) -> str:
 
 
 def _dumps(entry: dict[str, Any]) -> str:
-    return json.dumps(entry, separators=(",", ":"))
+    return _ENCODE(entry)
+
+
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps makes one per call
 
 
 def commits_field(table: TableData) -> str:
@@ -132,6 +136,21 @@ def _with(
     if table.deal is not None and actions is not None:
         changes["deal"] = table.deal.model_copy(update={"actions": actions})
     return table.model_copy(update=changes)
+
+
+def table_keys(table_id: str) -> list[str]:
+    """The keys the LOAD script reads."""
+    return [keys.state(table_id), keys.actions(table_id)]
+
+
+def loaded(found: list[Any]) -> TableData | None:
+    """A table from the LOAD script's reply: the old layout's whole JSON, or its parts."""
+    data, head, version, seq, commits, deadline, actions = found
+    if data is not None:
+        return TableData.model_validate_json(data)
+    if head is None:
+        return None
+    return assemble(head, version, seq, commits or b"", deadline or b"", actions)
 
 
 def _entries(actions: list[bytes]) -> list[dict[str, Any]]:
