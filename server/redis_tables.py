@@ -27,14 +27,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
+from pydantic_core import to_json
+
 from . import keys
-from .tabledata import StoredEvent, TableData
+from .tabledata import DealData, StoredEvent, TableData
 
 # The fields kept out of the head, each in its own place (a hash field or the list).
 _OUTSIDE = frozenset({"version", "seq", "commits", "turn_deadline_ms", "deal"})
-_HEAD_FIELDS = tuple(name for name in TableData.model_fields if name not in _OUTSIDE)
+# Read at once as tuples, compared in C (an unchanged field is the same object: ``is``).
+_HEAD = attrgetter(*(name for name in TableData.model_fields if name not in _OUTSIDE))
+_DEAL = attrgetter(*(name for name in DealData.model_fields if name != "actions"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +49,7 @@ class Delta:
 
     head: str
     replaces: bool
-    actions: list[str]
+    actions: list[bytes]
 
 
 def head_json(table: TableData) -> str:
@@ -71,36 +76,22 @@ def delta(base: TableData | None, table: TableData) -> Delta:
             else Delta(_head_if_changed(base, table), False, [])
         )
     if (
-        deal.number != known.number
-        or deal.seed != known.seed
-        or deal.dealer != known.dealer
-        or deal.started_ms != known.started_ms
+        _DEAL(deal) != _DEAL(known)
         or len(deal.actions) < len(known.actions)
         or deal.actions[: len(known.actions)] != known.actions
     ):
         return _everything(table)
-    added = [_dumps(entry) for entry in deal.actions[len(known.actions) :]]
+    added = [to_json(entry) for entry in deal.actions[len(known.actions) :]]
     return Delta(_head_if_changed(base, table), False, added)
 
 
 def _everything(table: TableData) -> Delta:
     actions = table.deal.actions if table.deal is not None else []
-    return Delta(head_json(table), True, [_dumps(entry) for entry in actions])
+    return Delta(head_json(table), True, [to_json(entry) for entry in actions])
 
 
 def _head_if_changed(base: TableData, table: TableData) -> str:
-    for name in _HEAD_FIELDS:
-        old, new = getattr(base, name), getattr(table, name)
-        if old is not new and old != new:
-            return head_json(table)
-    return ""
-
-
-def _dumps(entry: dict[str, Any]) -> str:
-    return _ENCODE(entry)
-
-
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode  # json.dumps makes one per call
+    return head_json(table) if _HEAD(base) != _HEAD(table) else ""
 
 
 def commits_field(table: TableData) -> str:
@@ -218,5 +209,5 @@ def payload(version: int, commit: str, table: TableData, change: Delta, events: 
     """What the commit script publishes for a commit (tests hand it to a reader)."""
     lines = [str(version), commit, table.parent, str(table.seq), commits_field(table)]
     lines += [deadline_field(table), change.head, "r" if change.replaces else "a"]
-    lines += [str(len(change.actions)), *change.actions, *events]
+    lines += [str(len(change.actions)), *(a.decode() for a in change.actions), *events]
     return "\n".join(lines).encode()
