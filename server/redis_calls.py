@@ -68,19 +68,24 @@ class RedisCalls:
         script: AsyncScript,
         key_of: Callable[[str], str | list[str]],
         table_ids: list[str],
-        args: list[Any],
+        args: list[Any] | dict[str, list[Any]],
     ) -> list[Any]:
         """``script`` on one key (or some keys) of each table, in one pipelined round trip.
 
         On a cluster the tables' slots are spread over shards: the calls go
-        concurrently instead.
+        concurrently instead. ``args`` by table id: the table's (default ``[""]``).
         """
+
+        def args_of(table_id: str) -> list[Any]:
+            return args.get(table_id, [""]) if isinstance(args, dict) else args
+
         if not table_ids:
             return []
         if isinstance(self.client, RedisCluster):
 
             async def one(table_id: str) -> Any:
-                return await self.call(lambda: script(keys=_listed(key_of(table_id)), args=args))
+                table_keys, table_args = _listed(key_of(table_id)), args_of(table_id)
+                return await self.call(lambda: script(keys=table_keys, args=table_args))
 
             return list(await asyncio.gather(*(one(table_id) for table_id in table_ids)))
         client = self.client
@@ -88,7 +93,7 @@ class RedisCalls:
         async def each() -> list[Any]:
             pipe = client.pipeline(transaction=False)
             for table_id in table_ids:
-                await script(keys=_listed(key_of(table_id)), args=args, client=pipe)
+                await script(keys=_listed(key_of(table_id)), args=args_of(table_id), client=pipe)
             return await pipe.execute()
 
         return await self.call(each)

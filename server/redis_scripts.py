@@ -88,9 +88,14 @@ redis.call('PEXPIRE', KEYS[2], ARGV[5])
 return 1
 """
 
-# KEYS: state, actions. Returns {data, head, version, seq, commits, deadline, actions}: 'data'
-# set is a table in the old layout (its whole JSON), else the parts (redis_tables).
+# KEYS: state, actions. ARGV: the commit id of the version the caller has, or ''. Returns
+# {data, head, version, seq, commits, deadline, actions}: 'data' set is a table in the old
+# layout (its whole JSON), else the parts (redis_tables); {} when the caller has it.
 LOAD = """
+if ARGV[1] ~= '' and redis.call('HGET', KEYS[1], 'commit') == ARGV[1]
+   and redis.call('HEXISTS', KEYS[1], 'data') == 0 then
+  return {}
+end
 local f = redis.call('HMGET', KEYS[1], 'data', 'head', 'version', 'seq', 'commits', 'deadline')
 local actions = {}
 if not f[1] and f[2] then

@@ -163,7 +163,7 @@ class RedisStore(RedisCalls):
 
     async def load(self, table_id: str) -> TableData | None:
         script_keys = [keys.state(table_id), keys.actions(table_id)]
-        found = await self.call(lambda: self._load(keys=script_keys, args=[]))
+        found = await self.call(lambda: self._load(keys=script_keys, args=[""]))
         table = rt.loaded(found)
         if table is not None and found[0] is None:
             self.remember(table)
@@ -202,7 +202,7 @@ class RedisStore(RedisCalls):
             *change.actions,
         ]
         for event in events:
-            args += [event.seq, event.model_dump_json()]
+            args += [event.seq, rt.event_json(event)]
         script_keys = [
             keys.state(table_id),
             keys.events(table_id),
@@ -274,8 +274,12 @@ class RedisStore(RedisCalls):
             return []
 
         table_ids = [i.decode() for i in ids]
-        found = await self._each_table(self._load, rt.table_keys, table_ids, [])
-        tables = [rt.loaded(parts) for parts in found]
+        known = [self.stored.get(table_id) for table_id in table_ids]
+        args = {t.table_id: [t.commit] for t in known if t is not None}  # none parsed again
+        found = await self._each_table(self._load, rt.table_keys, table_ids, args)
+        tables = [
+            k if parts == [] else rt.loaded(parts) for k, parts in zip(known, found, strict=True)
+        ]
         gone = [i for i, table in zip(ids, tables, strict=True) if table is None]
         if gone:  # expired tables leave the lobby
             await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
@@ -344,7 +348,7 @@ def _commit_script(writer: Client | Writer) -> Callable[..., Awaitable[Any]]:
 
 async def read_table(client: Client, table_id: str) -> TableData | None:
     """A table as stored, read with any client (tools and tests: a node uses ``load``)."""
-    found = await client.register_script(LOAD)(keys=rt.table_keys(table_id), args=[])
+    found = await client.register_script(LOAD)(keys=rt.table_keys(table_id), args=[""])
     return rt.loaded(found)
 
 

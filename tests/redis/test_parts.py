@@ -169,3 +169,22 @@ async def test_an_older_nodes_whole_write_is_never_appended_to(
         assert not await client.hexists(keys.state("t1"), "data")
     finally:
         await store.close()
+
+
+async def test_the_lobby_reads_again_only_the_tables_this_node_does_not_have(
+    redis_url: str,
+) -> None:
+    mine, other = await redis(redis_url), await redis(redis_url)
+    try:
+        data = dealt()
+        await mine.create(data)
+        await other.create(dealt().model_copy(update={"table_id": "t2"}))
+        v1 = await commit(mine, played(data))
+        listed = {t.table_id: t for t in await mine.list_tables()}
+        assert listed["t1"] is v1  # the version it made: not parsed again
+        assert listed["t2"] == await other.load("t2")
+        v2 = await commit(other, played(v1))  # another node moves t1 on
+        assert {t.table_id: t for t in await mine.list_tables()}["t1"] == v2
+    finally:
+        await mine.close()
+        await other.close()
