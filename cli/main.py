@@ -6,22 +6,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import (
-    archive,
-    arena,
-    bench_engine,
-    bench_history,
-    bench_review,
-    bench_server,
-    bot,
-    play,
-    review,
-    schema,
-    score,
-    serve,
-    simulate,
-    soak,
-)
+from . import archive, arena, bot, play, review, schema, score, serve, simulate, soak
+from .bench import engine as bench_engine
+from .bench import history as bench_history
+from .bench import review as bench_review
+from .bench import server as bench_server
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,8 +21,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from ai.review import DEFAULT_BUDGET_MS, Job, Settings, review
-from ai.review_noise import compare
+from ai.review.judge import DEFAULT_BUDGET_MS, Job, Settings, review
+from ai.review.noise import compare
 from engine import RecordError, parse_record
 
 from .argtypes import at_least

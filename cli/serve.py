@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     from server.app import run_server
     from server.logs import setup_logging
     from server.settings import Settings, SettingsError
-    from server.store import StoreError
+    from server.store.base import StoreError
 
     try:
         settings = Settings.from_env(

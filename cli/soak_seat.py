@@ -22,7 +22,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from .bench_clients import choose
+from cli.bench.clients import choose
 
 Message = dict[str, Any]
 TRANSIENT = {"unavailable", "rate_limited", "outcome_unknown"}

@@ -25,16 +25,18 @@ from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOLS
 from protocol import models as m
+from server.net.api_limits import ApiLimits
+from server.net.connection import Connection
+from server.node.node import Node
+from server.store.base import TableStore
+from server.store.memory import MemoryStore
 
-from . import access, collector, http
-from .api_limits import ApiLimits
-from .connection import Connection
-from .node import Node
+from . import gc_tuning as collector
+from .net import access, http
 from .settings import Settings
-from .store import MemoryStore, TableStore
 
 if TYPE_CHECKING:
-    from .archive import Archive
+    from server.node.archive import Archive
 
 log = logging.getLogger("tarot.server")
 MAX_WS_MESSAGE = 1024 * 1024  # larger frames close the connection (abuse); 64 KiB gets an error
@@ -44,7 +46,9 @@ OPEN_TIMEOUT = 5.0  # seconds a client has to finish its handshake (half-open on
 async def make_store(settings: Settings) -> TableStore:
     if settings.redis_url is None:
         return MemoryStore()
-    from .redis_store import RedisStore  # imported here: the memory default needs no Redis
+    from server.store.redis.store import (
+        RedisStore,  # imported here: the memory default needs no Redis
+    )
 
     hour_ms = 3600 * 1000
     return await RedisStore.connect(
@@ -227,7 +231,7 @@ class App:
             code = "api_rate_limited" if refused.status_code == 429 else "api_busy"
             self.node.metrics.refused.labels(code=code).inc()
             return refused
-        from .api import respond
+        from server.net.api import respond
 
         with self.api_limits.slot():
             return await respond(archive.engine, request.path)
@@ -287,8 +291,8 @@ class App:
 
 def _share_review_limits(node: Node) -> None:
     """With Redis, a player's reviews are counted there: the same bound on every node."""
-    from .redis_store import RedisStore
-    from .review_limits_shared import SharedPlayerLimits
+    from server.node.review_limits_shared import SharedPlayerLimits
+    from server.store.redis.store import RedisStore
 
     if isinstance(node.store, RedisStore):
         limits = node.reviews.limits
@@ -296,7 +300,7 @@ def _share_review_limits(node: Node) -> None:
 
 
 async def run_server(settings: Settings) -> None:
-    from .archive import Archive  # SQLAlchemy: only for the server that keeps a history
+    from server.node.archive import Archive  # SQLAlchemy: only for the server that keeps a history
 
     app = await App.start(settings, archive=await Archive.open(settings.db_url))
     collector.settle()

@@ -8,7 +8,7 @@ from itertools import accumulate
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily, Metric
 
-from .collector import PAUSE_BOUNDS, Pauses
+from .gc_tuning import PAUSE_BOUNDS, Pauses
 
 
 class Metrics:

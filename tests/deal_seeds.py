@@ -16,7 +16,7 @@ import pytest
 
 import engine
 from engine.cards import KINGS, TRUMPS
-from server import transitions
+from server.table import transitions
 
 
 def seeds(label: str) -> Iterator[str]:

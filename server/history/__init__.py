@@ -3,7 +3,7 @@
 SQLAlchemy 2 (async) over SQLite (aiosqlite; the default, a file) or
 PostgreSQL (asyncpg), the schema migrated by Alembic. ``database`` opens and
 migrates, ``accounts`` signs players up and in, ``deals`` stores finished deals
-exactly once and reads them back, ``outbox`` writes them in the background and
+exactly once and reads them back, ``deal_writer`` writes them in the background and
 keeps them while the database is down, ``reviews`` keeps each deal's AI review
 once. docs/DEPLOY.md, "Database".
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .accounts import Account, Accounts, SignedIn, display_name
 from .database import database_url, default_url, migrate, open_engine
+from .deal_writer import DealWriter
 from .deals import (
     FinishedDeal,
     FinishedTable,
@@ -35,7 +36,6 @@ from .errors import (
     NameTaken,
     WrongCredentials,
 )
-from .outbox import DealWriter
 from .reviews import KeptReviews, NotReviewable, reviewable_record, store_review, stored_review
 
 __all__ = [

@@ -4,7 +4,7 @@ a player's deals and rating changes, one stored deal. Plain JSON-ready values.
 Every list is one bounded page (``limit`` at most ``PAGE_MAX``, an ``offset``);
 a profile's statistics are those of the player's last ``STATS_DEALS`` deals, so
 that no request reads more than a bounded number of rows. Only finished deals
-are ever stored (``server/archive.py``), so nothing here can show a card that
+are ever stored (``server/node/archive.py``), so nothing here can show a card that
 is still hidden at a table.
 """
 

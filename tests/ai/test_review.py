@@ -14,9 +14,9 @@ import pytest
 import engine
 from ai import make_bot
 from ai.arena import deal_seed
-from ai.review import THRESHOLDS, Settings, judge, review
-from ai.review_decisions import decisions_of
-from ai.review_reasons import ENGLISH, Reason
+from ai.review.decisions import decisions_of
+from ai.review.judge import THRESHOLDS, Settings, judge, review
+from ai.review.reasons import ENGLISH, Reason
 from engine import EXCUSE, PETIT, Deal, Phase, apply_in_place, new_deal, view
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"

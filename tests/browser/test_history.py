@@ -12,8 +12,8 @@ import pytest
 from argon2 import PasswordHasher
 
 from server.app import App
-from server.archive import Archive
 from server.history import accounts
+from server.node.archive import Archive
 from server.settings import Settings
 
 from ..deal_seeds import deal_from, ordinary, where

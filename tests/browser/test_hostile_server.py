@@ -5,7 +5,7 @@ attacker without the player's consent nor ever hand it the seat token the real s
 issued; and a server the player did agree to (or any server at all) must not be able
 to run script in the page's origin through the fields it sends.
 
-The server's Content-Security-Policy (``connect-src 'self'``, server/http.py) stops
+The server's Content-Security-Policy (``connect-src 'self'``, server/net/http.py) stops
 a page it serves from opening sockets elsewhere at all. These tests turn it off
 (``bypass_csp``) to check the page's own defences: the layer that holds wherever the
 page is served from, and behind the header when a policy lets other servers in.

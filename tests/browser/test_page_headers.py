@@ -14,8 +14,8 @@ from argon2 import PasswordHasher
 from playwright.async_api import Page
 
 from server.app import App
-from server.archive import Archive
 from server.history import accounts
+from server.node.archive import Archive
 from server.settings import Settings
 
 from .conftest import NewPlayer

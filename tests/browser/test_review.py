@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ai.review import Settings
+from ai.review.judge import Settings
 from server.app import App
-from server.bots import BotRunner
-from server.reviews import Reviews
+from server.node.bots import BotRunner
+from server.node.reviews import Reviews
 
 from .conftest import NewPlayer
 

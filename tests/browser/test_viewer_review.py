@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from ai.review import Settings as ReviewSettings
+from ai.review.judge import Settings as ReviewSettings
 from server.app import App
-from server.archive import Archive
-from server.bots import BotRunner
 from server.history import FinishedDeal, Occupant, sheet_of, store_deal
-from server.reviews import Reviews
+from server.node.archive import Archive
+from server.node.bots import BotRunner
+from server.node.reviews import Reviews
 from server.settings import Settings
 
 from .conftest import NewPlayer

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from cli.bitset_loop import _legal, random_deal
+from cli.bench.bitset_loop import _legal, random_deal
 from cli.main import main
 from engine import EXCUSE
 from engine.cards import SUIT_MASK_OF

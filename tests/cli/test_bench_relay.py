@@ -11,9 +11,9 @@ import msgpack
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from cli.bench_clients import open_seat, pack
-from cli.bench_processes import free_port, scrape
-from cli.bench_relay import relay_server
+from cli.bench.clients import open_seat, pack
+from cli.bench.processes import free_port, scrape
+from cli.bench.relay import relay_server
 from engine.cards import CODES
 
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from cli.bench_clients import Run, Table
-from cli.bench_server import median_figures, versus, versus_relay
+from cli.bench.clients import Run, Table
+from cli.bench.server import median_figures, versus, versus_relay
 from cli.main import main
 
 from ..redis.servers import SHARED_REDIS

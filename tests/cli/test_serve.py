@@ -10,11 +10,11 @@ from redis.asyncio import Redis
 
 from cli.main import main
 from protocol import models as m
-from server import keys
 from server.app import make_store
-from server.redis_store import RedisStore
 from server.settings import Settings, SettingsError
-from server.tabledata import TableData
+from server.store.redis import keys
+from server.store.redis.store import RedisStore
+from server.table.data import TableData
 
 from ..redis.servers import SHARED_REDIS
 

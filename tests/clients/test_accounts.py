@@ -15,8 +15,8 @@ from argon2 import PasswordHasher
 from clients.python import Client, ServerError
 from protocol import models as m
 from server.app import App
-from server.archive import Archive
 from server.history import accounts
+from server.node.archive import Archive
 from server.settings import Settings
 
 from .test_reconnect import drop_connections

@@ -12,7 +12,7 @@ from protocol import models as m
 from protocol.convert import view_model
 from server.app import App
 from server.settings import Settings
-from server.store import MemoryStore
+from server.store.memory import MemoryStore
 
 Hook = Callable[[], Coroutine[Any, Any, None]]
 

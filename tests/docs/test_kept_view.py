@@ -1,7 +1,7 @@
 """PROTOCOL.md section 6, "Keeping your own view", followed to the letter.
 
-Tables are played through the server's own transitions (server/transitions.py),
-committed as server/table.py commits them (``seq``, ``phase``), and every message
+Tables are played through the server's own transitions (server/table/transitions.py),
+committed as server/node/runtime.py commits them (``seq``, ``phase``), and every message
 each viewpoint would receive is recorded: the four seats and a spectator, each
 event in full or ``hidden``, and ``your_turn`` after a ``turn`` for that seat.
 ``fold`` below keeps a table and a view from a first snapshot by the rules of
@@ -23,8 +23,8 @@ import pytest
 import engine
 from protocol import models as m
 from protocol.convert import legal_model, view_model
-from server import transitions as tr
-from server.tabledata import TableData
+from server.table import transitions as tr
+from server.table.data import TableData
 
 from ..deal_seeds import deal_from, seeds, where
 
@@ -248,7 +248,7 @@ class RecordedTable:
         return snap.model_dump(mode="json")
 
     def commit(self, change: tr.Change) -> None:
-        """What server/table.py does with a change: number its events, note the phase,
+        """What server/node/runtime.py does with a change: number its events, note the phase,
         send each viewpoint its part, then ``your_turn`` to the seat to act."""
         data = self.data
         phase = change.state.phase.value if change.state is not None else None

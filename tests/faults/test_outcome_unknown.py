@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 from server.app import App
-from server.redis_store import RedisStore
 from server.settings import Settings
+from server.store.redis.store import RedisStore
 
 from ..redis.servers import RedisServer
 from ..server.wire import Message, WireClient

@@ -1,7 +1,7 @@
 """A create_table and a join written as Redis stalls past the node's whole check: the
 answer does not say whether they were applied (``unavailable`` for a creation, maybe
 ``outcome_unknown`` for a join). Sent again with the same key once Redis is back, each is
-applied once: one table, one seat (issue 13, server/request_keys.py)."""
+applied once: one table, one seat (issue 13, server/table/request_keys.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import subprocess
 from pathlib import Path
 
 from server.app import App
-from server.redis_store import RedisStore
 from server.settings import Settings
+from server.store.redis.store import RedisStore
 
 from ..redis.servers import RedisServer
 from ..server.wire import Message, WireClient

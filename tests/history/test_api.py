@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.app import App
-from server.archive import Archive
 from server.history import DealWriter
+from server.node.archive import Archive
 from server.settings import Settings
 
 from .api_data import fill

@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
-from server.api_limits import MAX_BUCKETS, ApiLimits
 from server.app import App
-from server.archive import Archive
 from server.history import DealWriter
+from server.net.api_limits import MAX_BUCKETS, ApiLimits
+from server.node.archive import Archive
 from server.settings import Settings
 
 from .api_data import fill

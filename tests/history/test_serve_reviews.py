@@ -8,11 +8,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from ai.review import Settings
+from ai.review.judge import Settings
 from protocol import models as m
 from server.app import App
-from server.archive import Archive
 from server.history import store_deal, stored_deals, stored_review
+from server.node.archive import Archive
 from server.settings import Settings as ServerSettings
 
 from ..server.test_review import a_played_deal, quick_reviews, review_of

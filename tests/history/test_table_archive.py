@@ -1,4 +1,4 @@
-"""A table's finished deals as the server hands them over (server/archive.py): a
+"""A table's finished deals as the server hands them over (server/node/archive.py): a
 cancelled deal and its re-deal are two rows, however many nodes write them."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 import engine as game
 from protocol import models as m
-from server import transitions as tr
-from server.archive import Archive
 from server.history import DealWriter
 from server.history.deals import count_rows
 from server.history.schema import TABLE_ID_MAX, deals, seats, tables
-from server.tabledata import TableData
+from server.node.archive import Archive
+from server.table import transitions as tr
+from server.table.data import TableData
 
 from ..deal_seeds import deal_from, ordinary, where
 

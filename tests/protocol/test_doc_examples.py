@@ -259,7 +259,7 @@ def shown(value: Any) -> str:
 def test_the_doc_states_the_server_defaults() -> None:
     from server.app import MAX_WS_MESSAGE
     from server.settings import Settings
-    from server.store import EVENT_LOG_LIMIT
+    from server.store.base import EVENT_LOG_LIMIT
 
     settings, text = Settings(), flat(TEXT)
     assert f"**{settings.rate_per_second:g} messages a second**" in text

@@ -8,7 +8,7 @@ import urllib.request
 
 from redis.asyncio import Redis
 
-from server import keys
+from server.store.redis import keys
 
 from ..server.wire import Message, WireClient
 from .servers import Node

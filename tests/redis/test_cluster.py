@@ -7,8 +7,8 @@ import random
 
 from redis.asyncio.cluster import RedisCluster
 
-from server import keys
-from server.redis_store import RedisStore
+from server.store.redis import keys
+from server.store.redis.store import RedisStore
 
 from ..server.wire import is_event, play_until
 from .conftest import NodeFactory

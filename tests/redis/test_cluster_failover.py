@@ -9,9 +9,9 @@ import random
 from redis.asyncio.cluster import RedisCluster
 
 from engine import load_record, score, to_record
-from server import keys
-from server.redis_store import read_table
-from server.tabledata import StoredEvent, TableData, deal_state
+from server.store.redis import keys
+from server.store.redis.store import read_table
+from server.table.data import StoredEvent, TableData, deal_state
 
 from ..server.wire import Message, WireClient, is_event, random_choice
 from .conftest import NodeFactory

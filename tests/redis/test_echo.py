@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 
-from server import keys
-from server import redis_tables as rt
-from server.redis_store import RedisStore
-from server.store import Update
+from server.store.redis import keys
+from server.store.redis import layout as rt
+from server.store.redis.store import RedisStore
+from server.table.commits import Update
 
 from .test_store import Heard, events, table
 

@@ -8,8 +8,8 @@ from contextlib import asynccontextmanager
 
 from redis.asyncio import Redis
 
-from server import keys
-from server.redis_store import RedisStore
+from server.store.redis import keys
+from server.store.redis.store import RedisStore
 
 from .test_store import Heard, next_version, table
 

@@ -13,9 +13,9 @@ import random
 from redis.asyncio import Redis
 
 from engine import load_record, score, to_record
-from server import keys
-from server.redis_store import read_table
-from server.tabledata import deal_state
+from server.store.redis import keys
+from server.store.redis.store import read_table
+from server.table.data import deal_state
 
 from ..server.wire import Message, WireClient, is_event, random_choice
 from .conftest import NodeFactory

@@ -1,4 +1,4 @@
-"""A table is stored in parts (server/redis_tables.py): a commit writes what changed since
+"""A table is stored in parts (server/store/redis/layout.py): a commit writes what changed since
 its parent, the deal's new actions appended, and publishes that delta; a follower that has
 the parent applies it, any other reads the table. Tables an older node stored whole (one
 ``data`` field) still load, and play on in parts."""
@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
-from server import keys
-from server.redis_store import RedisStore
-from server.redis_tables import published
-from server.store import StaleVersion
-from server.tabledata import DealData, TableData, next_commits
+from server.store.base import StaleVersion
+from server.store.redis import keys
+from server.store.redis.layout import published
+from server.store.redis.store import RedisStore
+from server.table.data import DealData, TableData, next_commits
 
 from .test_store import Heard, events, redis, table
 

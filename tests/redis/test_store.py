@@ -12,17 +12,12 @@ from redis.asyncio import Redis
 from redis.crc import key_slot
 
 from protocol import models as m
-from server import keys
-from server.redis_store import RedisStore
-from server.store import (
-    MemoryStore,
-    OutcomeUnknown,
-    StaleVersion,
-    StoreUnavailable,
-    TableStore,
-    Update,
-)
-from server.tabledata import StoredEvent, TableData
+from server.store.base import OutcomeUnknown, StaleVersion, StoreUnavailable, TableStore
+from server.store.memory import MemoryStore
+from server.store.redis import keys
+from server.store.redis.store import RedisStore
+from server.table.commits import Update
+from server.table.data import StoredEvent, TableData
 
 from .servers import RedisServer
 

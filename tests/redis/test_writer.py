@@ -1,4 +1,4 @@
-"""The commits' own pipelined connection (server/redis_writer.py): each caller gets its own
+"""The commits' own pipelined connection (server/store/redis/writer.py): each caller gets its own
 reply, a script Redis forgot is loaded again, a failure to connect says so (the command
 never left), and a caller that gives up closes the connection: the calls in flight on it
 fail as lost, the next one connects again."""
@@ -13,9 +13,9 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from server.redis_store import _never_sent
-from server.redis_writer import Writer
-from server.store import StoreUnavailable
+from server.store.base import StoreUnavailable
+from server.store.redis.store import _never_sent
+from server.store.redis.writer import Writer
 
 from .servers import RedisServer, free_port
 

@@ -82,7 +82,7 @@ def test_clean_name_keeps_letters_of_every_script_and_says_what_it_refuses() -> 
 
 def test_a_table_stored_before_the_rules_still_loads_its_names_made_showable() -> None:
     """A Redis node upgraded under old tables: one bad name must not break its lobby."""
-    from server.tabledata import TableData
+    from server.table.data import TableData
 
     stored = TableData(table_id="old", options=m.TableOptions()).model_dump(mode="json")
     stored["options"]["name"] = "evil\x1b]52;c;aGk=\x07"

@@ -9,8 +9,8 @@ import random
 import msgpack
 import pytest
 
-from server import transitions
 from server.app import App
+from server.table import transitions
 
 from .test_tables import create
 from .wire import Message, WireClient, is_event

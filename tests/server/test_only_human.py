@@ -8,8 +8,10 @@ import pytest
 
 from server.app import App
 from server.settings import Settings
-from server.store import MemoryStore, StoreUnavailable, Update
-from server.tabledata import StoredEvent, TableData
+from server.store.base import StoreUnavailable
+from server.store.memory import MemoryStore
+from server.table.commits import Update
+from server.table.data import StoredEvent, TableData
 
 from ..deal_seeds import deal_from, ordinary, where
 from .test_tables import create

@@ -1,6 +1,6 @@
 """A join or a create_table sent again with the same key is applied once: its answer may be
 lost (outcome_unknown, a dropped connection), and a retry must not take a second seat or
-make a second table (issue 13; server/request_keys.py, PROTOCOL.md section 14)."""
+make a second table (issue 13; server/table/request_keys.py, PROTOCOL.md section 14)."""
 
 from __future__ import annotations
 

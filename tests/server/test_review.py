@@ -8,10 +8,10 @@ import asyncio
 import random
 import time
 
-from ai.review import Settings
+from ai.review.judge import Settings
 from server.app import App
-from server.bots import BotRunner
-from server.reviews import Reviews
+from server.node.bots import BotRunner
+from server.node.reviews import Reviews
 
 from .test_tables import create
 from .wire import Message, WireClient, is_event, play_until

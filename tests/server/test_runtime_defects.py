@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import urllib.request
 
-from server import transitions as tr
 from server.app import App
-from server.tabledata import TableData
+from server.table import transitions as tr
+from server.table.data import TableData
 
 from .test_tables import create
 from .wire import WireClient, is_event

@@ -14,9 +14,9 @@ from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from server.app import App
-from server.archive import Archive
 from server.history import accounts
 from server.history.schema import rating_changes, ratings, seats
+from server.node.archive import Archive
 from server.settings import Settings
 
 from ..deal_seeds import deal_from, ordinary, where

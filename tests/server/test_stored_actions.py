@@ -16,10 +16,10 @@ from redis.asyncio import Redis
 
 import engine
 from protocol.convert import action_model
-from server import keys
 from server.app import App
-from server.redis_store import read_table
 from server.settings import Settings
+from server.store.redis import keys
+from server.store.redis.store import read_table
 
 from ..deal_seeds import deal_from, ordinary, where
 from .conftest import REDIS_TEST_URL, flush

@@ -16,12 +16,12 @@ from typing import Any
 
 import engine
 from protocol import models as m
-from server import transitions as tr
-from server.node import Node
+from server.node.node import Node
+from server.node.runtime import TableRuntime
 from server.settings import Settings
-from server.store import MemoryStore
-from server.table import TableRuntime
-from server.tabledata import TableData
+from server.store.memory import MemoryStore
+from server.table import transitions as tr
+from server.table.data import TableData
 from tests.server.recorder import Recorder
 
 FOLLOWERS = {"seat 0": 0, "seat 2": 2, "spectator": None}

@@ -1,0 +1,1 @@
+"""Deal review: every decision of a finished deal judged by the strong AI."""

@@ -1,0 +1,1 @@
+"""``tarot bench``: benchmarks that print figures."""

@@ -1,0 +1,1 @@
+"""The network edge: connections, HTTP, the JSON API, access and rate limits."""

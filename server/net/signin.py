@@ -1,0 +1,116 @@
+"""Signing in over the WebSocket: ``hello`` with a session, ``sign_up``, ``sign_in``,
+``sign_out``, ``change_password`` (docs/PROTOCOL.md, "Accounts").
+
+A connection is a guest until it signs in; signed in, the seats it takes carry
+the account (``account_seats``). The accounts live in the node's history
+database (``server.history``, imported only by a node that keeps one): a node
+without one refuses with ``accounts_unavailable``, and every refusal of the
+history layer keeps its code (``bad_name``, ``name_taken``, ``bad_password``,
+``wrong_credentials``, ``bad_session``, ``database_unavailable``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
+
+from protocol import models as m
+from server.store.base import StoreError, unavailable
+from server.table.account_seats import held_seats
+from server.table.refusals import AccountRefused
+
+if TYPE_CHECKING:
+    from server.history import Account, Accounts
+    from server.node.node import Node
+
+T = TypeVar("T")
+
+
+class Signing:
+    """Who one connection is signed in as, and its session token."""
+
+    def __init__(self, node: Node) -> None:
+        self.node = node
+        self.account: Account | None = None
+        self.token: str | None = None
+
+    @property
+    def account_id(self) -> int | None:
+        return self.account.id if self.account is not None else None
+
+    def _accounts(self) -> Accounts:
+        if self.node.accounts is None:
+            raise AccountRefused(
+                "accounts_unavailable", "this server keeps no accounts (it has no history database)"
+            )
+        return self.node.accounts
+
+    async def _asked(self, work: Awaitable[T]) -> T:
+        from server.history import HistoryError  # loaded already: there are accounts
+
+        try:
+            return await work
+        except HistoryError as e:
+            raise AccountRefused(e.code, e.message) from e
+
+    async def resume_session(self, token: str) -> tuple[m.AccountInfo, list[m.HeldSeat]]:
+        """``hello``'s session: the account and the seats it holds."""
+        account = await self._asked(self._accounts().account_of(token))
+        self.account, self.token = account, token
+        return m.AccountInfo(id=account.id, name=account.name), await self.held()
+
+    async def sign_up(self, message: m.SignUp) -> m.SignedInAs:
+        signed = await self._asked(self._accounts().sign_up(message.name, message.password))
+        return await self._signed(signed.account, signed.token, message.id)
+
+    async def sign_in(self, message: m.SignIn) -> m.SignedInAs:
+        signed = await self._asked(self._accounts().sign_in(message.name, message.password))
+        return await self._signed(signed.account, signed.token, message.id)
+
+    async def _signed(self, account: Account, token: str, re: m.RequestId | None) -> m.SignedInAs:
+        accounts = self._accounts()
+        if self.token is not None:  # signing in again: the previous session ends
+            await self._asked(_quietly_out(accounts, self.token))
+        self.account, self.token = account, token
+        info = m.AccountInfo(id=account.id, name=account.name)
+        return m.SignedInAs(account=info, token=token, seats=await self.held(), re=re)
+
+    async def sign_out(self, re: m.RequestId | None) -> m.SignedOut:
+        if self.token is None:
+            raise AccountRefused("not_signed_in", "this connection is not signed in")
+        await self._asked(self._accounts().sign_out(self.token))
+        self.account, self.token = None, None
+        return m.SignedOut(re=re)
+
+    async def change_password(self, message: m.ChangePassword) -> m.PasswordChanged:
+        """The account's new password; this session stays, its others are revoked."""
+        if self.token is None:
+            raise AccountRefused("not_signed_in", "this connection is not signed in")
+        change = self._accounts().change_password(
+            self.token, message.old_password, message.new_password
+        )
+        await self._asked(change)
+        return m.PasswordChanged(re=message.id)
+
+    async def held(self) -> list[m.HeldSeat]:
+        """The seats the account holds at tables not finished, on any node."""
+        if self.account is None:
+            return []
+        try:
+            tables = await self.node.store.list_tables()
+        except StoreError as e:
+            raise unavailable(e) from e
+        current = [
+            self.node.runtimes[t.table_id].data if t.table_id in self.node.runtimes else t
+            for t in tables
+        ]
+        return [m.HeldSeat(table_id=t, seat=s) for t, s in held_seats(current, self.account.id)]
+
+
+async def _quietly_out(accounts: Accounts, token: str) -> None:
+    from server.history import BadSession
+
+    try:
+        await accounts.sign_out(token)
+    except BadSession:
+        pass  # revoked elsewhere already

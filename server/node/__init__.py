@@ -1,0 +1,1 @@
+"""One server process: its tables' runtimes, their drivers, the lobby, bots and reviews."""

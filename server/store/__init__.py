@@ -1,0 +1,1 @@
+"""Where tables live: the store interface, in memory, in Redis."""

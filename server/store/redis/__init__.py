@@ -1,0 +1,1 @@
+"""Tables in Redis: the production store shared by every node."""

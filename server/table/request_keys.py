@@ -1,0 +1,73 @@
+"""Idempotency keys: a ``join`` or a ``create_table`` sent again with the same ``key`` is
+applied once (PROTOCOL.md, section 14, "Retries").
+
+An answer can be lost (``outcome_unknown``, a connection that drops before it comes),
+and a join or a creation that did land cannot be found out by its events: the client
+holds no token yet, knows no table id. With a key (a random secret the client chooses,
+one per request), what the request makes follows from the key: the seat token of a
+join, and the id of a created table. Sent again, the join finds its seat already held
+with that token and answers it unchanged; the creation finds its table (the table keeps
+a hash of its key, so a key can only find the table it made).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+
+import engine
+
+from . import account_seats
+from . import transitions as tr
+from .data import TableData
+from .refusals import TableRefused
+
+
+def _digest(purpose: str, *parts: str) -> bytes:
+    return hashlib.sha256("\0".join((purpose, *parts)).encode()).digest()
+
+
+def token_of_key(table_id: str, key: str) -> str:
+    """The seat token a join with ``key`` gets: only its sender can know it."""
+    secret = base64.urlsafe_b64encode(_digest("tarot-join", table_id, key)).decode()
+    return f"{table_id}.{secret[:32]}"
+
+
+def table_id_of_key(key: str) -> str:
+    """The id of the table a ``create_table`` with ``key`` makes (as ``new_table_id``'s)."""
+    text = base64.urlsafe_b64encode(_digest("tarot-table-id", key)).decode()[:8]
+    return text.replace("-", "x").replace("_", "y")
+
+
+def key_hash(key: str) -> str:
+    """What a created table keeps of its key (``TableData.key_hash``)."""
+    return _digest("tarot-create", key).hex()
+
+
+def made_with(data: TableData, key: str) -> bool:
+    """The table was created by a ``create_table`` with ``key``."""
+    return data.key_hash is not None and hmac.compare_digest(data.key_hash, key_hash(key))
+
+
+def join(
+    data: TableData,
+    state: engine.Deal | None,
+    seat: int | None,
+    name: str,
+    now_ms: int,
+    node: str,
+    account_id: int | None,
+    key: str | None,
+) -> tr.Change:
+    """``account_seats.join``; with ``key``, the seat it already took (unchanged) if any."""
+    if key is None or account_id is not None:  # an account finds its seat without a key
+        return account_seats.join(data, state, seat, name, now_ms, node, account_id)
+    token = token_of_key(data.table_id, key)
+    try:
+        taken = tr.seat_of_token(data, token)
+    except TableRefused:
+        return tr.join(data, state, seat, name, now_ms, node, token=token)
+    if seat is not None and seat != taken:
+        raise TableRefused("bad_key", f"this key took seat {taken}, not seat {seat}")
+    return tr.Change(data, state, seated=(taken, token))

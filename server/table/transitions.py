@@ -1,0 +1,385 @@
+"""How a table changes: pure functions from table data to new data plus events.
+
+No I/O here and no rule of the game: legality is the engine's (``engine.step``);
+this module only decides table matters (seats, tokens, the series of deals,
+who sees which event). ``table.TableRuntime`` commits the results.
+
+Each function returns a ``Change``: the new ``TableData`` (version not yet
+bumped), the events to append with their audiences, and the engine state of
+the current deal after the change.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+
+import engine
+from protocol import models as m
+from protocol.convert import WIRE_EVENTS, event_model, numbers, sheet_model
+
+from .data import (
+    DealData,
+    SeatData,
+    TableData,
+    hash_token,
+    new_seed,
+    new_token,
+)
+from .refusals import TableRefused as TableRefused  # the refusals transitions raise
+
+Audience = tuple[int, ...] | None
+
+
+@dataclass(slots=True)
+class Change:
+    data: TableData
+    state: engine.Deal | None
+    events: list[tuple[Audience, m.Model]] = field(default_factory=list)
+    # What a change tells the connection that asked for it, beside its events:
+    seated: tuple[int, str] | None = None  # a join: the seat taken and its token
+
+    def emit(self, event: m.Model, audience: Audience = None) -> None:
+        self.events.append((audience, event))
+
+
+def _seat_changed(change: Change, seat: int) -> None:
+    change.emit(m.SeatChanged(seat=change.data.seat_info(seat)))
+
+
+def check_invite(data: TableData, invite: str | None) -> None:
+    if data.invite is not None and not hmac.compare_digest(data.invite, invite or ""):
+        raise TableRefused(
+            "bad_invite", f"table {data.table_id} is private: a valid invite is needed"
+        )
+
+
+def join(
+    data: TableData,
+    state: engine.Deal | None,
+    seat: int | None,
+    name: str,
+    now_ms: int,
+    node: str = "",
+    account_id: int | None = None,
+    token: str | None = None,
+) -> Change:
+    """Take a free seat (an empty one, or an AI-filled one between deals). Result: the
+    token (a new one, or ``token``: ``request_keys`` derives it from the join's key).
+
+    Mid-deal a seat's cards belong to whoever held it when the deal began: the
+    AI plays a seat its player left until the deal ends, and only the seat's
+    token (``present``) takes it back. A newcomer watches, and sits down after.
+    """
+    free = [i for i, s in enumerate(data.seats) if s.occupant != "human"]
+    if data.status == "finished":
+        raise TableRefused("table_full", f"table {data.table_id} is finished")
+    if is_mid_deal(data, state) and (seat in free if seat is not None else bool(free)):
+        raise TableRefused(
+            "deal_in_progress",
+            f"table {data.table_id} is in the middle of a deal: watch it, and take a seat"
+            " when the deal is over",
+        )
+    if seat is None:
+        if not free:
+            raise TableRefused("table_full", f"table {data.table_id} has no free seat")
+        seat = free[0]
+    elif seat not in free:
+        raise TableRefused("table_full", f"seat {seat} of table {data.table_id} is taken")
+    token, token_hash = (token, hash_token(token)) if token else new_token(data.table_id)
+    seats = data.with_seat(
+        seat,
+        occupant="human",
+        name=name or f"Player {seat + 1}",
+        token_hash=token_hash,
+        dropped_at_ms=None,
+        session=data.seats[seat].session + 1,
+        node=node,
+        account_id=account_id,
+    )
+    change = Change(data.model_copy(update={"seats": seats}), state, seated=(seat, token))
+    _seat_changed(change, seat)
+    if data.status == "waiting" and all(s.occupant == "human" for s in seats):
+        _start(change, now_ms)
+    return change
+
+
+def is_mid_deal(data: TableData, state: engine.Deal | None) -> bool:
+    """A deal is being played: its seats' cards are dealt and hidden."""
+    return data.status == "playing" and state is not None and not state.is_over
+
+
+def abandon(data: TableData, state: engine.Deal | None, now_ms: int, empty_ms: int) -> Change:
+    """Close a waiting table nobody has sat at for ``empty_ms`` (unchanged otherwise)."""
+    change = Change(data, state)
+    if is_unattended(data, now_ms, empty_ms):
+        _finish(change)
+    return change
+
+
+def is_unattended(data: TableData, now_ms: int, empty_ms: int) -> bool:
+    """Waiting, nobody seated, and created at least ``empty_ms`` ago."""
+    return (
+        data.status == "waiting"
+        and not any(s.occupant == "human" for s in data.seats)
+        and now_ms - data.created_ms >= empty_ms
+    )
+
+
+def seat_of_token(data: TableData, token: str) -> int:
+    token_hash = hash_token(token)
+    for i, s in enumerate(data.seats):
+        if s.occupant == "human" and s.token_hash and hmac.compare_digest(s.token_hash, token_hash):
+            return i
+    raise TableRefused("bad_token", "the seat token is unknown or no longer valid")
+
+
+def present(data: TableData, state: engine.Deal | None, seat: int, node: str = "") -> Change:
+    """The seat's player is (back) online, through ``node``: the AI hands the seat back.
+
+    The seat's session grows, so that any older connection of the seat, on any
+    node, is told it was replaced (the new number is in the seat's data).
+    """
+    was_away = data.seats[seat].dropped_at_ms is not None
+    session = data.seats[seat].session + 1
+    seats = data.with_seat(seat, dropped_at_ms=None, session=session, node=node)
+    change = Change(data.model_copy(update={"seats": seats}), state)
+    if was_away:
+        _seat_changed(change, seat)
+    return change
+
+
+def dropped(
+    data: TableData, state: engine.Deal | None, seat: int, now_ms: int, session: int | None = None
+) -> Change:
+    """The seat's connection was lost: the grace period starts.
+
+    ``session`` is the seat's session the lost connection held: when the seat
+    has a newer one (the player resumed on another connection, maybe on another
+    node, before the old one's close was seen), nothing changes.
+    """
+    change = Change(data, state)
+    s = data.seats[seat]
+    if session is not None and s.session != session:
+        return change
+    if s.occupant == "human" and s.dropped_at_ms is None:
+        seats = data.with_seat(seat, dropped_at_ms=now_ms)
+        change.data = data.model_copy(update={"seats": seats})
+        _seat_changed(change, seat)
+    return change
+
+
+def leave(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
+    """A player leaves for good: the seat empties before the start, the AI takes it after."""
+    occupant = "empty" if data.status == "waiting" else "ai"
+    seats = data.with_seat(
+        seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None, account_id=None
+    )
+    change = Change(data.model_copy(update={"seats": seats}), state)
+    _seat_changed(change, seat)
+    if data.status == "playing" and not any(s.occupant == "human" for s in seats):
+        _finish(change)
+    return change
+
+
+def start(data: TableData, state: engine.Deal | None, now_ms: int) -> Change:
+    if data.status != "waiting":
+        raise TableRefused("already_started", f"table {data.table_id} has already started")
+    change = Change(data, state)
+    _start(change, now_ms)
+    return change
+
+
+def _start(change: Change, now_ms: int) -> None:
+    seats = [
+        s if s.occupant == "human" else SeatData(occupant="ai", name=f"AI {i + 1}")
+        for i, s in enumerate(change.data.seats)
+    ]
+    change.data = change.data.model_copy(update={"seats": seats, "status": "playing"})
+    for i, s in enumerate(change.data.seats):
+        if s.occupant == "ai":
+            _seat_changed(change, i)
+    begin_deal(change, now_ms)
+
+
+def begin_deal(change: Change, now_ms: int) -> None:
+    """Shuffle a new deal from a fresh secret seed; the dealer is the series' (R1).
+
+    The deal is numbered by its place in the series: one dealt again after a
+    cancelled deal keeps the cancelled one's number, so "deal 2 of 3" is the
+    table's second counted deal whatever was passed out before it.
+    """
+    data = change.data
+    number = data.played + 1
+    deal = DealData(number=number, dealer=data.dealer, seed=new_seed(), started_ms=now_ms)
+    state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
+    change.data = data.model_copy(
+        update={
+            "deal": deal,
+            "dealt": data.dealt + 1,
+            "ready": [False] * 4,
+            "deal_over_ms": None,
+            "next_deal_ms": None,
+        }
+    )
+    change.state = state
+    change.emit(m.DealStartedEvent(deal_number=number, dealer=deal.dealer))
+    for event in engine.deal_events(state):
+        if isinstance(event, WIRE_EVENTS):  # DealStarted went first, with its number
+            change.emit(event_model(event), _audience(event))
+    _after_move(change, now_ms)
+
+
+def _audience(event: engine.DealEvent) -> Audience:
+    audience = event.audience
+    return None if audience is None else tuple(audience)
+
+
+def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_ms: int) -> Change:
+    """Apply one seat's action through the engine (which decides legality)."""
+    if data.status != "playing" or state is None or data.deal is None:
+        raise TableRefused("not_started", f"table {data.table_id} is not playing a deal")
+    try:
+        after, events = engine.step(state, action)
+    except engine.IllegalAction as e:
+        code = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
+        raise TableRefused(code, str(e), rule=e.rule or None, reason=e.code) from e
+    entry = engine.action_entry(action)
+    deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
+    change = Change(data.model_copy(update={"deal": deal}), after)
+    for event in events:
+        if isinstance(event, WIRE_EVENTS):  # the score is sent with the totals as the deal closes
+            change.emit(event_model(event), _audience(event))
+    _after_move(change, now_ms)
+    return change
+
+
+def _after_move(change: Change, now_ms: int) -> None:
+    """Announce whose turn it is, or close the deal."""
+    state = change.state
+    assert state is not None
+    if not state.is_over:
+        seat = state.to_act
+        deadline = _deadline(change.data, seat, now_ms)
+        change.data = change.data.model_copy(update={"turn_deadline_ms": deadline})
+        change.emit(m.TurnEvent(seat=seat, phase=state.phase.value, deadline_ms=deadline))
+        return
+    _close_deal(change, now_ms)
+
+
+def _deadline(data: TableData, seat: int, now_ms: int) -> int | None:
+    turn = data.options.turn_seconds
+    if turn is None or data.seats[seat].occupant != "human":
+        return None
+    return now_ms + int(turn * 1000)
+
+
+def _close_deal(change: Change, now_ms: int) -> None:
+    """Score the deal, publish its record, move the series on (R1)."""
+    data, state = change.data, change.state
+    assert state is not None and data.deal is not None
+    sheet = engine.score(state)
+    series = engine.Series(
+        deals_to_play=data.options.deals,
+        dealer=data.dealer,
+        totals=list(data.totals),
+        played=data.played,
+    )
+    series.record(sheet)
+    change.data = data.model_copy(
+        update={
+            "dealer": series.dealer,
+            "totals": numbers(series.totals),  # 10, not 10.0, after two half-point deals
+            "played": series.played,
+            "deal_over_ms": now_ms,
+            "turn_deadline_ms": None,
+            "ready": [False] * 4,
+        }
+    )
+    change.emit(
+        m.ScoreEvent(
+            deal_number=data.deal.number, sheet=sheet_model(sheet), totals=change.data.totals
+        )
+    )
+    change.emit(m.RecordEvent(deal_number=data.deal.number, record=engine.to_record(state)))
+    if series.is_over:
+        _finish(change)
+    elif not state.cancelled:  # a cancelled deal is dealt again at once, without waiting
+        wait = int(change.data.next_deal_seconds * 1000)
+        change.data = change.data.model_copy(update={"next_deal_ms": now_ms + wait})
+        _announce_wait(change, now_ms)
+
+
+def _announce_wait(change: Change, now_ms: int) -> None:
+    data = change.data
+    assert data.deal is not None and data.next_deal_ms is not None
+    waiting = [i for i in range(len(data.seats)) if not _counts_as_ready(data, i, now_ms)]
+    change.emit(
+        m.BetweenDealsEvent(
+            next_deal_number=data.deal.number + 1,
+            deadline_ms=data.next_deal_ms,
+            waiting_for=waiting,
+        )
+    )
+
+
+def _finish(change: Change) -> None:
+    change.data = change.data.model_copy(update={"status": "finished", "turn_deadline_ms": None})
+    change.emit(m.TableOverEvent(totals=change.data.totals))
+
+
+def ready(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
+    """The seat wants the next deal; it starts once every present human is ready."""
+    if data.status == "waiting":
+        raise TableRefused("not_started", f"table {data.table_id} has not started")
+    if data.status == "finished" or state is None or not state.is_over:
+        # Late or repeated (the deal was re-dealt, or the table is over): nothing to do.
+        return Change(data, state)
+    if data.ready[seat]:
+        return Change(data, state)  # said twice: nothing new
+    change = Change(data.model_copy(update={"ready": _set(data.ready, seat)}), state)
+    if everyone_ready(change.data, now_ms):
+        begin_deal(change, now_ms)
+    elif change.data.next_deal_ms is not None:
+        _announce_wait(change, now_ms)
+    return change
+
+
+def _set(flags: list[bool], seat: int) -> list[bool]:
+    out = list(flags)
+    out[seat] = True
+    return out
+
+
+def everyone_ready(data: TableData, now_ms: int) -> bool:
+    """Every human is ready, or away past the grace period (the AI plays for them)."""
+    return all(_counts_as_ready(data, i, now_ms) for i in range(len(data.seats)))
+
+
+def _counts_as_ready(data: TableData, seat: int, now_ms: int) -> bool:
+    s = data.seats[seat]
+    return data.ready[seat] or s.occupant != "human" or is_away(data, seat, now_ms)
+
+
+def anyone_present(data: TableData) -> bool:
+    """A human is connected: without one, a table does not start new deals."""
+    return any(s.occupant == "human" and s.dropped_at_ms is None for s in data.seats)
+
+
+def is_away(data: TableData, seat: int, now_ms: int) -> bool:
+    """A human gone for longer than the grace period: the AI takes their turns."""
+    dropped = data.seats[seat].dropped_at_ms
+    return dropped is not None and now_ms >= dropped + data.options.grace_seconds * 1000
+
+
+def next_deal(data: TableData, state: engine.Deal | None, now_ms: int) -> Change:
+    """The driver's move after a deal: re-deal a cancelled one, or the wait is over."""
+    change = Change(data, state)
+    begin_deal(change, now_ms)
+    return change
+
+
+def mark(data: TableData, state: engine.Deal | None, version: int) -> Change:
+    """A new version of ``data``, unchanged, if it is still at ``version``: a commit that only
+    tells the other nodes the store's history (see ``TableRuntime.reload``)."""
+    return Change(data.model_copy() if data.version == version else data, state)
