@@ -51,8 +51,7 @@ def constants(subprotocol: str, version: int) -> str:
 def write_web(folder: Path) -> list[Path]:
     """Write both files into ``folder``; returns their paths."""
     from protocol import JSON_SUBPROTOCOL, PROTOCOL_VERSION
-
-    from .schema import protocol_schema
+    from protocol.schema import protocol_schema
 
     files = {
         folder / "messages.d.ts": typescript(protocol_schema()),

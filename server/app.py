@@ -27,9 +27,9 @@ from protocol import SUBPROTOCOLS
 from protocol import models as m
 from server.net.api_limits import ApiLimits
 from server.net.connection import Connection
+from server.node.build import build_node
 from server.node.node import Node
 from server.store.base import TableStore
-from server.store.memory import MemoryStore
 
 from . import gc_tuning as collector
 from .net import access, http
@@ -41,23 +41,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("tarot.server")
 MAX_WS_MESSAGE = 1024 * 1024  # larger frames close the connection (abuse); 64 KiB gets an error
 OPEN_TIMEOUT = 5.0  # seconds a client has to finish its handshake (half-open ones hold a file)
-
-
-async def make_store(settings: Settings) -> TableStore:
-    if settings.redis_url is None:
-        return MemoryStore()
-    from server.store.redis.store import (
-        RedisStore,  # imported here: the memory default needs no Redis
-    )
-
-    hour_ms = 3600 * 1000
-    return await RedisStore.connect(
-        settings.redis_url,
-        max_connections=settings.redis_pool,
-        op_timeout=settings.redis_timeout,
-        idle_ttl_ms=round(settings.idle_ttl_hours * hour_ms),
-        finished_ttl_ms=round(settings.finished_ttl_hours * hour_ms),
-    )
 
 
 def choose_subprotocol(ws: ServerConnection, offered: Sequence[str]) -> Subprotocol | None:
@@ -97,16 +80,7 @@ class App:
         cls, settings: Settings, store: TableStore | None = None, archive: Archive | None = None
     ) -> App:
         """``archive``: where finished deals go (``tarot serve`` opens the history's)."""
-        store = store or await make_store(settings)
-        node = Node(settings, store)
-        node.archive = archive
-        node.accounts = archive.accounts() if archive is not None else None
-        if settings.redis_url is not None:
-            _share_review_limits(node)
-        if archive is not None and archive.engine is not None:
-            from .history import KeptReviews
-
-            node.reviews.kept = KeptReviews(archive.engine)  # reviews made once, for any node
+        node = await build_node(settings, store, archive)
         await node.start()
         app: App | None = None
 
@@ -287,16 +261,6 @@ class App:
         await self.node.store.close()
         if self.node.archive is not None:
             await self.node.archive.close()
-
-
-def _share_review_limits(node: Node) -> None:
-    """With Redis, a player's reviews are counted there: the same bound on every node."""
-    from server.node.review_limits_shared import SharedPlayerLimits
-    from server.store.redis.store import RedisStore
-
-    if isinstance(node.store, RedisStore):
-        limits = node.reviews.limits
-        node.reviews.limits = SharedPlayerLimits(node.store, limits.per_window)
 
 
 async def run_server(settings: Settings) -> None:

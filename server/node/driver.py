@@ -14,24 +14,42 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.table import transitions as tr
+from server.table.data import TableData
 from server.table.refusals import TableError
 
-if TYPE_CHECKING:
-    from .runtime import TableRuntime
+from .services import TableServices
 
 log = logging.getLogger("tarot.table")
 FAILURES_REPORTED = 3  # failures in a row before the players hear of it
 RETRY_SECONDS = (0.05, 0.25, 1.0, 2.0)
 
 
+class Driven(Protocol):
+    """What the driver moves on: a table's runtime (``runtime.py``)."""
+
+    services: TableServices
+    data: TableData
+    state: engine.Deal | None
+
+    @property
+    def table_id(self) -> str: ...
+
+    async def transact(
+        self, build: Callable[[TableData, engine.Deal | None], tr.Change]
+    ) -> object: ...
+
+    def tell_players(self, message: m.Model) -> None: ...
+
+
 class Driver:
-    def __init__(self, runtime: TableRuntime) -> None:
+    def __init__(self, runtime: Driven) -> None:
         self.runtime = runtime
         self.kick = asyncio.Event()
         self.last_change = time.monotonic()
@@ -104,7 +122,7 @@ class Driver:
     def due_in(self) -> float | None:
         """Seconds until the driver has work (<= 0: now; None: wait for a change)."""
         runtime = self.runtime
-        data, state, settings = runtime.data, runtime.state, runtime.node.settings
+        data, state, settings = runtime.data, runtime.state, runtime.services.settings
         if data.status != "playing":
             return None
         if state is None:
@@ -169,10 +187,10 @@ class Driver:
         runtime = self.runtime
         level = runtime.data.options.ai_level
         start = time.perf_counter()
-        action, thought = await runtime.node.bots.think(level, engine.view(state, seat), seed)
+        action, thought = await runtime.services.bots.think(level, engine.view(state, seat), seed)
         took = time.perf_counter() - start
-        runtime.node.metrics.ai_seconds.observe(took)
-        floor = runtime.node.bots.pace(level, state.phase.value, thought)
+        runtime.services.metrics.ai_seconds.observe(took)
+        floor = runtime.services.bots.pace(level, state.phase.value, thought)
         if floor > took:
             await asyncio.sleep(floor - took)
         return action

@@ -18,18 +18,18 @@ import bisect
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
 
 from protocol import models as m
-from server.store.base import StoreError, unavailable
+from server.clock import now_ms
+from server.settings import Settings
+from server.store.base import StoreError, TableStore, unavailable
 from server.table import request_keys
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError
 
-if TYPE_CHECKING:
-    from .node import Node
-    from .runtime import TableRuntime
+from .runtime import TableRuntime
+from .tables import Tables
 
 log = logging.getLogger("tarot.lobby")
 REFRESH_SECONDS = 1.0
@@ -69,8 +69,10 @@ def has_open_seat(data: TableData) -> bool:
 
 
 class Lobby:
-    def __init__(self, node: Node) -> None:
-        self.node = node
+    def __init__(self, store: TableStore, settings: Settings, tables: Tables) -> None:
+        self.store = store
+        self.settings = settings
+        self.tables = tables
         self._tables: list[TableData] = []  # the open tables, sorted by key_of
         self._keys: list[Key] = []
         self._waiting: list[TableData] = []  # every waiting table, private ones too (sweep)
@@ -90,7 +92,7 @@ class Lobby:
         async with self._reading:  # many callers, one read
             if time.monotonic() - self._read_at >= REFRESH_SECONDS:
                 try:
-                    tables = await self.node.store.list_tables()
+                    tables = await self.store.list_tables()
                 except StoreError as e:
                     raise unavailable(e) from e
                 self._tables = sorted((t for t in tables if is_open(t)), key=key_of)
@@ -101,7 +103,7 @@ class Lobby:
         return self._tables
 
     def _current(self, data: TableData) -> TableData:
-        runtime = self.node.runtimes.get(data.table_id)
+        runtime = self.tables.get(data.table_id)
         return runtime.data if runtime is not None else data
 
     async def page(self, query: m.ListTables) -> m.Tables:
@@ -132,7 +134,7 @@ class Lobby:
         return not query.open_seats or has_open_seat(data)
 
     def _summary(self, data: TableData) -> m.TableSummary:
-        runtime = self.node.runtimes.get(data.table_id)
+        runtime = self.tables.get(data.table_id)
         return runtime.summary() if runtime is not None else data.summary()
 
     # ------------------------------------------------------------ creating
@@ -147,9 +149,9 @@ class Lobby:
         between): concurrent requests cannot all pass a limit that one of them fills.
         A creation in progress holds a place under a ``PENDING`` id.
         """
-        settings = self.node.settings
+        settings = self.settings
         if key is not None:
-            made = self.node.runtimes.get(request_keys.table_id_of_key(key))
+            made = self.tables.get(request_keys.table_id_of_key(key))
             if made is not None and request_keys.made_with(made.data, key):
                 return made  # answered before: that answer was lost
         if settings.max_tables:
@@ -168,7 +170,7 @@ class Lobby:
         mine.add(place)
         self._open_count += 1
         try:
-            runtime = await self.node.create_table(options, key)
+            runtime = await self.tables.create(options, key, now_ms())
         except BaseException:
             self._open_count -= 1
             raise
@@ -188,7 +190,7 @@ class Lobby:
     def _check(self, ids: set[str], limit: int, who: str) -> None:
         """Refuse when ``ids`` (forgetting the tables that are over) already hold ``limit``."""
         for table_id in list(ids):
-            runtime = self.node.runtimes.get(table_id)
+            runtime = self.tables.get(table_id)
             if table_id.startswith(PENDING):
                 continue
             if runtime is None or runtime.data.status == "finished":
@@ -217,7 +219,7 @@ class Lobby:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(min(SWEEP_SECONDS, self.node.settings.empty_table_seconds))
+            await asyncio.sleep(min(SWEEP_SECONDS, self.settings.empty_table_seconds))
             try:
                 await self.sweep()
             except Exception:  # a bug here must not stop the sweeps: log it, go on
@@ -225,12 +227,10 @@ class Lobby:
 
     async def sweep(self) -> int:
         """Close and remove the waiting tables nobody sat at in time. Returns how many."""
-        from .runtime import now_ms
-
-        empty_ms = int(self.node.settings.empty_table_seconds * 1000)
+        empty_ms = int(self.settings.empty_table_seconds * 1000)
         await self._fresh()
         candidates = [t for t in self._waiting if tr.is_unattended(t, now_ms(), empty_ms)]
-        local = [r.data for r in self.node.runtimes.values()]
+        local = [r.data for r in self.tables]
         candidates += [t for t in local if tr.is_unattended(t, now_ms(), empty_ms)]
         removed = 0
         for table_id in {t.table_id for t in candidates}:
@@ -243,16 +243,14 @@ class Lobby:
         return removed
 
     async def _remove(self, table_id: str, empty_ms: int) -> int:
-        from .runtime import now_ms
-
         try:
-            runtime = await self.node.runtime(table_id)
+            runtime = await self.tables.runtime(table_id)
             await runtime.transact(lambda d, s: tr.abandon(d, s, now_ms(), empty_ms))
         except TableError:
             return 0  # someone sat down meanwhile, or the store is away: next sweep
         if runtime.data.status != "finished":
             return 0
-        await self.node.forget(runtime)
+        await self.tables.forget(runtime)
         with contextlib.suppress(StoreError):
-            await self.node.store.delete(table_id)
+            await self.store.delete(table_id)
         return 1

@@ -6,8 +6,9 @@ connection's: ten connections get no more than one. The player is the one
 connection comes from, after trusted proxies: what a guest cannot multiply).
 Reviews already made (in the node's cache or the history database) and
 analyses already running for someone else cost nothing and are not counted.
-``PlayerLimits`` counts on this node (the memory store: one node);
-``review_limits_shared`` counts in Redis for every node sharing it.
+``PlayerLimits`` counts on this node (the memory store: one node); a store
+shared by several nodes counts for all of them (``TableStore.review_limits``:
+``server/store/redis/review_limits.py``).
 """
 
 from __future__ import annotations
@@ -15,38 +16,16 @@ from __future__ import annotations
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from typing import Protocol
 
-from server.table.transitions import TableRefused
+from server.store.base import REVIEW_WINDOW_SECONDS as WINDOW_SECONDS
+from server.store.base import ReviewLimits as Limits
+from server.table.refusals import review_refused as refused
+from server.table.refusals import reviews_over as over
+
+__all__ = ["PER_PLAYER", "WINDOW_SECONDS", "Limits", "PlayerLimits"]
 
 PER_PLAYER = 10
-WINDOW_SECONDS = 3600.0
 SWEEP_AT = 4096  # players remembered before the idle ones are forgotten
-
-
-def refused(message: str) -> TableRefused:
-    return TableRefused("review_limit", message)
-
-
-def over(per_window: int, window: float, wait: float) -> TableRefused:
-    """The refusal of a review past the window's count; the next one in ``wait`` seconds."""
-    return refused(
-        f"at most {per_window} reviews per player in {window / 60:g} min; the next in {wait:.0f} s"
-    )
-
-
-class Limits(Protocol):
-    """What ``Reviews`` asks of a player's limits (here, or shared in Redis)."""
-
-    per_window: int
-
-    async def charge(self, player: str) -> None:
-        """Count a review ``player`` starts; ``TableRefused`` (``review_limit``) if over."""
-        ...
-
-    async def done(self, player: str) -> None:
-        """The review ``player`` was charged for is over (made or failed)."""
-        ...
 
 
 class PlayerLimits:

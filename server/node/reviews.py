@@ -59,12 +59,20 @@ Progress = Callable[[int, int], None]
 
 
 class Reviews:
-    def __init__(self, bots: BotRunner, settings: Settings = DEFAULTS) -> None:
+    def __init__(
+        self,
+        bots: BotRunner,
+        settings: Settings = DEFAULTS,
+        *,
+        limits: Limits | None = None,
+        kept: KeptReviews | None = None,
+    ) -> None:
         self._bots = bots
         self.settings = settings
         self.reviewer = reviewer_of(settings)
-        self.limits: Limits = PlayerLimits()  # shared in Redis with the Redis store (App)
-        self.kept: KeptReviews | None = None  # the history's (``App.start`` with an archive)
+        # Counted by the store when it is shared by several nodes (``build_node``).
+        self.limits: Limits = limits or PlayerLimits()
+        self.kept = kept  # the history's (a node with an archive)
         self._cache: OrderedDict[Key, bytes] = OrderedDict()  # each review's JSON
         # A deal just played, by its table and number of play: its review stays answerable
         # by that number after the next deal starts.

@@ -18,14 +18,19 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import engine
 from protocol import Codec
 from protocol import models as m
 from protocol.convert import view_model, your_turn_json
 from server.clock import now_ms
-from server.store.base import OutcomeUnknown, StaleVersion, StoreError, unavailable
+from server.store.base import (
+    OutcomeUnknown,
+    StaleVersion,
+    StoreError,
+    unavailable,
+)
 from server.table import transitions as tr
 from server.table.commits import Update, committed_update, followed_state
 from server.table.data import StoredEvent, TableData, deal_state
@@ -34,15 +39,12 @@ from server.table.refusals import TableError
 
 from . import recovery
 from .driver import Driver
-
-if TYPE_CHECKING:
-    from .node import Node
+from .services import TableServices
 
 log = logging.getLogger("tarot.table")
 
 Build = Callable[[TableData, engine.Deal | None], tr.Change]
-
-__all__ = ["Build", "Subscriber", "TableRuntime", "now_ms"]
+__all__ = ["Build", "Subscriber", "TableRuntime", "TableServices", "now_ms"]
 
 
 class Subscriber(Protocol):
@@ -70,8 +72,8 @@ class Subscriber(Protocol):
 
 
 class TableRuntime:
-    def __init__(self, node: Node, data: TableData) -> None:
-        self.node = node
+    def __init__(self, services: TableServices, data: TableData) -> None:
+        self.services = services
         self.data = data
         self.state: engine.Deal | None = deal_state(data.deal) if data.deal else None
         self.subscribers: dict[Subscriber, None] = {}
@@ -111,7 +113,7 @@ class TableRuntime:
                     return change
                 update = committed_update(data, change)
                 try:
-                    made = await self.node.store.commit(update.table, update.events)
+                    made = await self.services.store.commit(update.table, update.events)
                 except StaleVersion:
                     await self.reload(data.version)
                     continue
@@ -123,7 +125,7 @@ class TableRuntime:
                 # back before this (the memory store tells its listeners afterwards, Redis
                 # drops the echo), so its actions are not replayed.
                 self.apply_update(made, change.state)
-                self.node.metrics.committed(len(update.events))
+                self.services.metrics.committed(len(update.events))
                 return change
         raise tr.TableRefused("stale", "the table kept changing; look at the new state and retry")
 
@@ -136,11 +138,11 @@ class TableRuntime:
         store at or below ``base`` with another commit than ours lost what we had.
         """
         try:
-            data = await self.node.store.load(self.table_id)
+            data = await self.services.store.load(self.table_id)
         except StoreError as e:
             raise unavailable(e) from e
         if data is None:
-            self.node.table_lost(self.table_id)
+            self.services.lost(self.table_id)
             raise tr.TableRefused(
                 "table_lost", f"table {self.table_id} was lost by the table store"
             )
@@ -185,8 +187,8 @@ class TableRuntime:
 
     def _archive(self, before: TableData | None, before_state: engine.Deal | None) -> None:
         """Hand the history what finished between ``before`` and now (server/node/archive.py)."""
-        if self.node.archive is not None:
-            self.node.archive.seen(before, before_state, self.data, self.state)
+        if self.services.archive is not None:
+            self.services.archive(before, before_state, self.data, self.state)
 
     def _turn(self, events: list[StoredEvent]) -> Turn | None:
         """The table's current turn; ``events`` are those that just brought it here."""
@@ -232,7 +234,7 @@ class TableRuntime:
 
     async def _settle(self, table: TableData, asker: Subscriber | None, turn: Turn | None) -> None:
         """After ``outcome_unknown``: the events follow, or ``asker`` is asked again."""
-        landed = await recovery.landed(self.node.store, table)
+        landed = await recovery.landed(self.services.store, table)
         if not await recovery.read_again(self._reload_now):
             return
         if not landed and asker is not None and self.delivery.turn == turn:
@@ -292,7 +294,7 @@ class TableRuntime:
         """Fetch events missed between two updates (another node's, out of order)."""
         delivery = self.delivery  # a retry reads from what was delivered meanwhile
         events = await recovery.events_since(
-            self.node.store, self.table_id, lambda: delivery.delivered
+            self.services.store, self.table_id, lambda: delivery.delivered
         )
         self._carry(self.delivery.fetched(events, self.data.seq))
 
@@ -342,7 +344,7 @@ class TableRuntime:
     async def _replay(self, sub: Subscriber) -> bool:
         while (after := self.delivery.replay_from(sub)) is not None:
             try:
-                events = await self.node.store.events_since(self.table_id, after)
+                events = await self.services.store.events_since(self.table_id, after)
             except StoreError:
                 events = None
             outs = None if events is None else self.delivery.replay(sub, events)

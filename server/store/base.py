@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from server.metrics import Metrics
 
 EVENT_LOG_LIMIT = 2000  # events kept per table for reconnection catch-up
+REVIEW_WINDOW_SECONDS = 3600.0  # deal reviews are counted per player over this window
 
 
 class StoreError(Exception):
@@ -39,6 +40,21 @@ class OutcomeUnknown(StoreError):
 
 
 Listener = Callable[[Update], None]
+
+
+class ReviewLimits(Protocol):
+    """How many deal reviews a player may start: counted on one node, or by the store for
+    every node that shares it (``TableStore.review_limits``)."""
+
+    per_window: int
+
+    async def charge(self, player: str) -> None:
+        """Count a review ``player`` starts; ``TableRefused`` (``review_limit``) if over."""
+        ...
+
+    async def done(self, player: str) -> None:
+        """The review ``player`` was charged for is over (made or failed)."""
+        ...
 
 
 class TableStore(Protocol):
@@ -112,6 +128,11 @@ class TableStore(Protocol):
 
     def attach_metrics(self, metrics: Metrics) -> None:
         """Report round trips to the node's ``metrics.store_seconds``."""
+        ...
+
+    def review_limits(self, per_window: int) -> ReviewLimits | None:
+        """Deal review limits counted for every node sharing this store; None when the
+        store is this process's alone (the node counts for itself)."""
         ...
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
-from .base import EVENT_LOG_LIMIT, Listener, StaleVersion
+from .base import EVENT_LOG_LIMIT, Listener, ReviewLimits, StaleVersion
 
 if TYPE_CHECKING:
     from server.metrics import Metrics
@@ -165,3 +165,6 @@ class MemoryStore:
 
     def attach_metrics(self, metrics: Metrics) -> None:
         pass  # no round trips to measure
+
+    def review_limits(self, per_window: int) -> ReviewLimits | None:
+        return None  # one process: the node counts its players itself

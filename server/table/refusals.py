@@ -41,3 +41,15 @@ class TableUnavailable(TableError):
 class AccountRefused(TableError):
     """Signing up, in or out was refused (a bad name or password, a revoked session, no
     accounts on this node, their database down): the history layer's code, unchanged."""
+
+
+def review_refused(message: str) -> TableRefused:
+    """A deal review a player may not start now (``review_limit``)."""
+    return TableRefused("review_limit", message)
+
+
+def reviews_over(per_window: int, window: float, wait: float) -> TableRefused:
+    """The refusal of a review past the window's count; the next one in ``wait`` seconds."""
+    return review_refused(
+        f"at most {per_window} reviews per player in {window / 60:g} min; the next in {wait:.0f} s"
+    )

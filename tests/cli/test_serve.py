@@ -10,7 +10,7 @@ from redis.asyncio import Redis
 
 from cli.main import main
 from protocol import models as m
-from server.app import make_store
+from server.node.build import make_store
 from server.settings import Settings, SettingsError
 from server.store.redis import keys
 from server.store.redis.store import RedisStore

@@ -24,7 +24,7 @@ async def test_refused_lookups_of_unknown_tables_and_forged_tokens_leave_nothing
         await client.send({"type": "resume", "token": f"forged{i}.secret"})
         codes.add((await client.until(lambda m: m["type"] == "error"))["code"])
     assert codes == {"unknown_table", "bad_token"}
-    assert app.node._loading == {} and app.node._waiting == {}
+    assert app.node.tables._loading == {} and app.node.tables._waiting == {}
 
 
 def metrics(app: App) -> dict[str, float]:

@@ -16,8 +16,7 @@ from typing import Any
 
 import engine
 from protocol import models as m
-from server.node.node import Node
-from server.node.runtime import TableRuntime
+from server.node.runtime import TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
 from server.table import transitions as tr
@@ -50,7 +49,7 @@ async def record_table(deals: int, seeds: Iterator[str], rng: random.Random) -> 
 
     The caller has made the server deal from ``seeds`` (tests.deal_seeds.deal_from).
     """
-    node = Node(Settings(), MemoryStore())
+    node = TableServices.alone(Settings(), MemoryStore())
     data = TableData(table_id="t1", options=m.TableOptions(deals=deals), created_ms=1)
     await node.store.create(data)
     runtime = TableRuntime(node, data)

@@ -8,9 +8,9 @@ import json
 import subprocess
 from pathlib import Path
 
-from cli.schema import protocol_schema
 from cli.schema_ts import constants, typescript
 from protocol import JSON_SUBPROTOCOL, PROTOCOL_VERSION
+from protocol.schema import protocol_schema
 
 from .node import ROOT, TSC
 

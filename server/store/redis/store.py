@@ -56,6 +56,7 @@ from server.store.base import (
     EVENT_LOG_LIMIT,
     Listener,
     OutcomeUnknown,
+    ReviewLimits,
     StaleVersion,
     StoreUnavailable,
 )
@@ -66,6 +67,7 @@ from . import keys
 from . import layout as rt
 from .calls import RedisCalls
 from .connect import Client, open_clients
+from .review_limits import SharedPlayerLimits
 from .scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
 from .updates import Updates
 from .writer import Writer
@@ -139,6 +141,10 @@ class RedisStore(RedisCalls):
 
     def attach_metrics(self, metrics: Metrics) -> None:
         self.metrics = metrics
+
+    def review_limits(self, per_window: int) -> ReviewLimits | None:
+        """Counted in Redis: the same bound on every node that shares it."""
+        return SharedPlayerLimits(self, per_window)
 
     # ------------------------------------------------------------ tables
 

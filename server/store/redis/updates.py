@@ -31,7 +31,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -40,12 +40,10 @@ from redis.exceptions import RedisClusterException, RedisError
 
 from server.store.base import Listener, StoreError
 from server.table.commits import Update
+from server.table.data import StoredEvent, TableData
 
 from . import keys
 from .layout import Published, published
-
-if TYPE_CHECKING:
-    from .store import RedisStore
 
 log = logging.getLogger("tarot.redis")
 FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
@@ -78,12 +76,29 @@ class Shard:
             await self.client.aclose()
 
 
+class Source(Protocol):
+    """What the fan-out asks of its store (``RedisStore``): reads, and the follow keys."""
+
+    follow_ttl_ms: int
+    stored: dict[str, TableData]  # the versions known stored in parts (``layout``)
+
+    def remember(self, table: TableData) -> None: ...
+
+    async def load(self, table_id: str) -> TableData | None: ...
+
+    async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None: ...
+
+    async def follow(self, table_ids: list[str]) -> None: ...
+
+    async def unfollow(self, table_id: str) -> None: ...
+
+
 class Updates:
     """The node's subscriptions: table id -> listeners, over one connection per shard."""
 
     def __init__(
         self,
-        store: RedisStore,
+        store: Source,
         client: Redis | RedisCluster,
         pubsub_client: Callable[[str, int], Redis],
     ) -> None:

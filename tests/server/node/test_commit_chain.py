@@ -13,8 +13,7 @@ import pytest
 import engine
 from engine import to_record
 from protocol import models as m
-from server.node.node import Node
-from server.node.runtime import TableRuntime
+from server.node.runtime import TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
 from server.table import transitions as tr
@@ -55,8 +54,8 @@ async def two_nodes() -> tuple[QuietStore, TableRuntime, TableRuntime]:
         table_id="t1", options=m.TableOptions(), created_ms=1, commits=next_commits([])
     )
     await store.create(data)
-    a = TableRuntime(Node(Settings(), store), data)
-    b = TableRuntime(Node(Settings(), store), data)
+    a = TableRuntime(TableServices.alone(Settings(), store), data)
+    b = TableRuntime(TableServices.alone(Settings(), store), data)
     for seat in range(4):
         await a.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
     for update in store.committed:

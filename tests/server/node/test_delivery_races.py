@@ -5,6 +5,7 @@ for a store that lost commits: no snapshot going back, no event twice."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 
 from server.node.runtime import TableRuntime
@@ -41,7 +42,7 @@ async def test_a_load_older_than_what_pub_sub_brought_is_not_a_lost_commit() -> 
     store, a, b = await two_nodes()
     late = LateLoads()
     late.__dict__.update(store.__dict__)
-    a.node.store = b.node.store = late
+    a.services = b.services = dataclasses.replace(a.services, store=late)
     watcher = Recorder(None)
     await a.follow(watcher)
     await b.transact(lambda d, s: tr.act(d, s, bid(b), 0))  # B wins the race for v+1
@@ -79,7 +80,7 @@ async def gap_on_a(failures: int) -> tuple[TableRuntime, TableRuntime, Recorder]
     store, a, b = await two_nodes()
     failing = FailingReads(failures)
     failing.__dict__.update({**store.__dict__, "failures": failures})
-    a.node.store = b.node.store = failing
+    a.services = b.services = dataclasses.replace(a.services, store=failing)
     assert a.state is not None
     watcher = Recorder(None)
     await a.follow(watcher)

@@ -13,8 +13,7 @@ import engine
 from protocol import models as m
 from server.app import App
 from server.node.bots import BotRunner
-from server.node.node import Node
-from server.node.runtime import TableRuntime
+from server.node.runtime import TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
 from server.table.data import TableData
@@ -79,7 +78,7 @@ async def test_the_ais_pace_counts_its_thinking_not_the_start_of_its_worker() ->
     loaded machine); taken for thinking, it paced every later move of the node's tables to
     it, and a worker started under load made tables look stuck (tarot soak)."""
     data = TableData(table_id="t1", options=m.TableOptions(ai_level="expert"), created_ms=1)
-    runtime = TableRuntime(Node(Settings(), MemoryStore()), data)
+    runtime = TableRuntime(TableServices.alone(Settings(), MemoryStore()), data)
     state = engine.new_deal(0, bytes(16))
     try:
         start = time.perf_counter()
@@ -90,4 +89,4 @@ async def test_the_ais_pace_counts_its_thinking_not_the_start_of_its_worker() ->
         second = time.perf_counter() - start
         assert second < first / 3, (first, second)
     finally:
-        runtime.node.bots.close()
+        runtime.services.bots.close()

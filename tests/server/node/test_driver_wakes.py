@@ -8,8 +8,7 @@ import pytest
 
 import engine
 from protocol import models as m
-from server.node.node import Node
-from server.node.runtime import TableRuntime
+from server.node.runtime import TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
 from server.table import transitions as tr
@@ -21,7 +20,7 @@ async def seated(options: m.TableOptions, ai_seats: int = 0) -> TableRuntime:
     store = MemoryStore()
     data = TableData(table_id="t1", options=options, created_ms=1, commits=next_commits([]))
     await store.create(data)
-    runtime = TableRuntime(Node(Settings(), store), data)
+    runtime = TableRuntime(TableServices.alone(Settings(), store), data)
     for seat in range(4 - ai_seats):
         await runtime.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
     return runtime

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from server.node.review_limits import Limits, PlayerLimits
-from server.node.review_limits_shared import SharedPlayerLimits
 from server.settings import Settings, SettingsError
+from server.store.redis.review_limits import SharedPlayerLimits
 from server.store.redis.store import RedisStore
 from server.table.transitions import TableRefused
 

@@ -6,8 +6,7 @@ import random
 
 import engine
 from protocol import models as m
-from server.node.node import Node
-from server.node.runtime import TableRuntime
+from server.node.runtime import TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
 from server.table import transitions as tr
@@ -17,7 +16,7 @@ from ..recorder import Recorder
 
 
 async def started_table() -> TableRuntime:
-    node = Node(Settings(), MemoryStore())
+    node = TableServices.alone(Settings(), MemoryStore())
     data = TableData(table_id="t1", options=m.TableOptions(), created_ms=1)
     await node.store.create(data)
     runtime = TableRuntime(node, data)
@@ -33,7 +32,7 @@ async def test_a_seat_joining_before_the_last_events_arrive_is_asked_once() -> N
     seat = Recorder(runtime.state.to_act)
     # The table's last events (its turn among them) have not been delivered here yet,
     # as when they come from another node after the state did.
-    latest = await runtime.node.store.events_since("t1", 0)
+    latest = await runtime.services.store.events_since("t1", 0)
     assert latest is not None
     runtime.delivery.delivered = latest[-3].seq - 1
     await runtime.follow(seat)  # the snapshot and the turn

@@ -17,11 +17,11 @@ import time
 import uuid
 from collections.abc import Callable
 
-from server.store.base import StoreError, unavailable
-from server.store.redis import keys
-from server.store.redis.store import RedisStore
+from server.store.base import REVIEW_WINDOW_SECONDS, StoreError, unavailable
+from server.table.refusals import review_refused, reviews_over
 
-from .review_limits import PER_PLAYER, WINDOW_SECONDS, over, refused
+from . import keys
+from .calls import RedisCalls
 
 log = logging.getLogger("tarot.reviews")
 RUNNING_MS = 15 * 60 * 1000  # a review longer than this no longer holds the player back
@@ -53,9 +53,9 @@ class SharedPlayerLimits:
 
     def __init__(
         self,
-        store: RedisStore,
-        per_window: int = PER_PLAYER,
-        window: float = WINDOW_SECONDS,
+        store: RedisCalls,
+        per_window: int,
+        window: float = REVIEW_WINDOW_SECONDS,
         clock: Callable[[], float] = time.time,  # seconds; every node's the same (NTP)
     ) -> None:
         self.per_window = per_window
@@ -86,10 +86,10 @@ class SharedPlayerLimits:
         except StoreError as e:
             raise unavailable(e) from e
         if status == 1:
-            raise refused("a review is already running for you")
+            raise review_refused("a review is already running for you")
         if status == 2:
             wait = (int(oldest) + self.window * 1000 - now_ms) / 1000
-            raise over(self.per_window, self.window, wait)
+            raise reviews_over(self.per_window, self.window, wait)
         self._ids[player] = review
 
     async def done(self, player: str) -> None:

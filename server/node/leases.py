@@ -1,0 +1,184 @@
+"""Which tables this node drives: their leases, renewed, adopted and handed over.
+
+Several nodes may share one store (Redis). Exactly one at a time runs a
+table's background work (AI turns, time-outs, grace periods, the next deal):
+the one holding its lease. Every ``lease_ms / 3`` this node renews its leases
+in one round trip, adopts playing tables nobody drives (a node died), marks
+away the seats held through dead nodes, and lets go of idle tables. Draining
+hands every lease over at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from server.clock import now_ms
+from server.metrics import Metrics
+from server.settings import Settings
+from server.store.base import StoreError, TableStore
+from server.table import transitions as tr
+from server.table.refusals import TableError
+
+from .runtime import Build, TableRuntime
+from .tables import Tables
+
+log = logging.getLogger("tarot.node")
+
+
+def away(seat: int, session: int) -> Build:
+    """The change that marks ``seat`` away, if its ``session`` still holds it."""
+    return lambda d, s: tr.dropped(d, s, seat, now_ms(), session)
+
+
+class Leases:
+    """The lease keeper of one node."""
+
+    def __init__(
+        self, store: TableStore, settings: Settings, metrics: Metrics, tables: Tables
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.metrics = metrics
+        self.tables = tables
+        self.draining = False
+        self._suspects: set[str] = set()  # nodes whose heartbeat was missing last sweep
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        with contextlib.suppress(StoreError):  # alive before any seat names this node
+            await self.store.heartbeat(self.settings.node_id, self.settings.lease_ms)
+        self._task = asyncio.get_running_loop().create_task(self._keep())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def take(self, runtime: TableRuntime) -> None:
+        """Run the table's background work here if no other node does."""
+        if runtime.data.status != "playing" or self.draining:
+            return
+        try:
+            held = await self.store.acquire_lease(
+                runtime.table_id, self.settings.node_id, self.settings.lease_ms
+            )
+        except StoreError:
+            held = False
+        self._drive(runtime, held)
+
+    def _drive(self, runtime: TableRuntime, held: bool) -> None:
+        """Run the table's background work if and only if its lease is ours."""
+        if held and not runtime.driving:
+            if runtime.data.version > 1:
+                self.metrics.lease_takeovers.inc()
+            runtime.start_driving()
+        elif not held and runtime.driving:
+            runtime.stop_driving()
+
+    async def _keep(self) -> None:
+        """Renew our leases; adopt playing tables whose driver is gone (a lost node)."""
+        period = self.settings.lease_ms / 3000
+        while True:
+            await asyncio.sleep(period)
+            start = time.perf_counter()
+            with contextlib.suppress(StoreError):
+                for table_id in await self.store.playing_tables():
+                    if self.tables.get(table_id) is None:
+                        await self._adopt(table_id)
+            playing = []
+            for runtime in self.tables:
+                if runtime.data.status == "playing":
+                    playing.append(runtime)
+                elif runtime.driving:
+                    runtime.stop_driving()
+            with contextlib.suppress(StoreError):
+                await self.store.heartbeat(self.settings.node_id, self.settings.lease_ms)
+            await self._renew(playing)
+            await self._mark_dead_nodes_seats()
+            await self._unload_idle()
+            self.metrics.lease_sweep_seconds.observe(time.perf_counter() - start)
+
+    async def _mark_dead_nodes_seats(self) -> None:
+        """Seats held through a node that died are away: their grace period starts.
+
+        Only that node could see its connections close; its heartbeat is how the
+        others know it is gone. The node driving the table marks the seat, as the
+        dead node's close would have (the seat's session guards a resume since).
+        """
+        me = self.settings.node_id
+        held = {
+            (runtime, i, seat.node, seat.session)
+            for runtime in self.tables
+            if runtime.driving
+            for i, seat in enumerate(runtime.data.seats)
+            if seat.occupant == "human" and seat.dropped_at_ms is None and seat.node not in ("", me)
+        }
+        if not held:
+            return
+        try:
+            alive = await self.store.nodes_alive(sorted({node for _, _, node, _ in held}))
+        except StoreError:
+            return
+        # Gone on two sweeps in a row: a node that was slow to renew (Redis just came
+        # back, say) is not taken for dead.
+        missing = {node for _, _, node, _ in held} - alive
+        dead, self._suspects = missing & self._suspects, missing
+        for runtime, seat, node, session in held:
+            if node in dead:
+                log.info(
+                    "table %s: seat %d was held through node %s, gone", runtime.table_id, seat, node
+                )
+                with contextlib.suppress(TableError):
+                    await runtime.transact(away(seat, session))
+
+    async def _unload_idle(self) -> None:
+        """Let go of tables that no local connection follows and that this node does not
+        drive, once quiet for ``unload_idle_seconds``: they load again on first use."""
+        quiet = time.monotonic() - self.settings.unload_idle_seconds
+        for runtime in self.tables:
+            if not runtime.subscribers and not runtime.driving and runtime.quiet_since < quiet:
+                if self.tables.get(runtime.table_id) is runtime:
+                    await self.tables.forget(runtime)
+
+    async def _renew(self, runtimes: list[TableRuntime]) -> None:
+        """Renew (or take) the leases of these tables, all in one round trip."""
+        if self.draining or not runtimes:
+            return
+        ids = [runtime.table_id for runtime in runtimes]
+        owner, ttl = self.settings.node_id, self.settings.lease_ms
+        try:
+            held = await self.store.acquire_leases(ids, owner, ttl)
+        except StoreError:
+            held = [False] * len(runtimes)
+        for runtime, ours in zip(runtimes, held, strict=True):
+            if runtime.data.status == "playing":  # it may have ended during the round trip
+                self._drive(runtime, ours)
+
+    async def _adopt(self, table_id: str) -> None:
+        """Follow a table nobody drives, once its lease is ours (not every table everywhere)."""
+        if self.draining:
+            return
+        owner, ttl = self.settings.node_id, self.settings.lease_ms
+        if await self.store.acquire_lease(table_id, owner, ttl):
+            with contextlib.suppress(TableError):
+                await self.tables.runtime(table_id)
+
+    async def release_all(self) -> None:
+        """Hand every lease over (draining): another node adopts the tables."""
+        self.draining = True
+        for runtime in self.tables:
+            runtime.stop_driving()
+        with contextlib.suppress(StoreError):  # all in one round trip
+            await self.store.release_leases(
+                [r.table_id for r in self.tables], self.settings.node_id
+            )
+
+    async def release_on_stop(self) -> None:
+        with contextlib.suppress(StoreError):
+            await self.store.release_leases(
+                [r.table_id for r in self.tables], self.settings.node_id
+            )
