@@ -25,10 +25,11 @@ from server.clock import now_ms
 from server.node.node import Node
 from server.node.reviews import ConnectionReviews
 from server.node.runtime import TableRuntime
-from server.table import account_seats, request_keys
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
+from server.table.seating import JoinRequest
 
 from . import connection_state as cs
 from .outbox import Outbox
@@ -262,14 +263,17 @@ class Connection:
     async def _join(self, join: m.Join) -> None:
         runtime = await self.node.runtime(join.table_id)
         tr.check_invite(runtime.data, join.invite)
-        node, account = self.node.settings.node_id, self.signing.account
-        # Signed in, the seat is taken as the account, under its name.
-        name = join.name if account is None else account.name
-        change = await runtime.transact(
-            lambda d, s: request_keys.join(
-                d, s, join.seat, name, now_ms(), node, self.signing.account_id, join.key
-            )
+        account = self.signing.account
+        request = JoinRequest(
+            # Signed in, the seat is taken as the account, under its name.
+            name=join.name if account is None else account.name,
+            now_ms=now_ms(),
+            seat=join.seat,
+            node=self.node.settings.node_id,
+            account_id=self.signing.account_id,
+            key=join.key,
         )
+        change = await runtime.transact(lambda d, s: seating.join(d, s, request))
         await self._seated_by(runtime, change, join.id)
 
     async def _seated_by(
@@ -293,7 +297,7 @@ class Connection:
             raise tr.TableRefused("not_signed_in", "resume by table_id needs a signed-in account")
         runtime = await self.node.runtime(table_id)
         node = self.node.settings.node_id
-        change = await runtime.transact(lambda d, s: account_seats.reclaim(d, s, account_id, node))
+        change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
         await self._seated_by(runtime, change, re, last_seq)
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:

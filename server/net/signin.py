@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from protocol import models as m
 from server.store.base import StoreError, unavailable
-from server.table.account_seats import held_seats
 from server.table.refusals import AccountRefused
+from server.table.seating import held_seats
 
 if TYPE_CHECKING:
     from server.history import Account, Accounts

@@ -1,5 +1,5 @@
 """Idempotency keys: a ``join`` or a ``create_table`` sent again with the same ``key`` is
-applied once (PROTOCOL.md, section 14, "Retries").
+applied once (PROTOCOL.md, section 14, "Retries"); ``seating.join`` uses them.
 
 An answer can be lost (``outcome_unknown``, a connection that drops before it comes),
 and a join or a creation that did land cannot be found out by its events: the client
@@ -16,12 +16,7 @@ import base64
 import hashlib
 import hmac
 
-import engine
-
-from . import account_seats
-from . import transitions as tr
 from .data import TableData
-from .refusals import TableRefused
 
 
 def _digest(purpose: str, *parts: str) -> bytes:
@@ -48,26 +43,3 @@ def key_hash(key: str) -> str:
 def made_with(data: TableData, key: str) -> bool:
     """The table was created by a ``create_table`` with ``key``."""
     return data.key_hash is not None and hmac.compare_digest(data.key_hash, key_hash(key))
-
-
-def join(
-    data: TableData,
-    state: engine.Deal | None,
-    seat: int | None,
-    name: str,
-    now_ms: int,
-    node: str,
-    account_id: int | None,
-    key: str | None,
-) -> tr.Change:
-    """``account_seats.join``; with ``key``, the seat it already took (unchanged) if any."""
-    if key is None or account_id is not None:  # an account finds its seat without a key
-        return account_seats.join(data, state, seat, name, now_ms, node, account_id)
-    token = token_of_key(data.table_id, key)
-    try:
-        taken = tr.seat_of_token(data, token)
-    except TableRefused:
-        return tr.join(data, state, seat, name, now_ms, node, token=token)
-    if seat is not None and seat != taken:
-        raise TableRefused("bad_key", f"this key took seat {taken}, not seat {seat}")
-    return tr.Change(data, state, seated=(taken, token))

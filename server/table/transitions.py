@@ -24,7 +24,6 @@ from .data import (
     TableData,
     hash_token,
     new_seed,
-    new_token,
 )
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 
@@ -43,7 +42,8 @@ class Change:
         self.events.append((audience, event))
 
 
-def _seat_changed(change: Change, seat: int) -> None:
+def seat_changed(change: Change, seat: int) -> None:
+    """Tell everyone what the seat is now."""
     change.emit(m.SeatChanged(seat=change.data.seat_info(seat)))
 
 
@@ -52,56 +52,6 @@ def check_invite(data: TableData, invite: str | None) -> None:
         raise TableRefused(
             "bad_invite", f"table {data.table_id} is private: a valid invite is needed"
         )
-
-
-def join(
-    data: TableData,
-    state: engine.Deal | None,
-    seat: int | None,
-    name: str,
-    now_ms: int,
-    node: str = "",
-    account_id: int | None = None,
-    token: str | None = None,
-) -> Change:
-    """Take a free seat (an empty one, or an AI-filled one between deals). Result: the
-    token (a new one, or ``token``: ``request_keys`` derives it from the join's key).
-
-    Mid-deal a seat's cards belong to whoever held it when the deal began: the
-    AI plays a seat its player left until the deal ends, and only the seat's
-    token (``present``) takes it back. A newcomer watches, and sits down after.
-    """
-    free = [i for i, s in enumerate(data.seats) if s.occupant != "human"]
-    if data.status == "finished":
-        raise TableRefused("table_full", f"table {data.table_id} is finished")
-    if is_mid_deal(data, state) and (seat in free if seat is not None else bool(free)):
-        raise TableRefused(
-            "deal_in_progress",
-            f"table {data.table_id} is in the middle of a deal: watch it, and take a seat"
-            " when the deal is over",
-        )
-    if seat is None:
-        if not free:
-            raise TableRefused("table_full", f"table {data.table_id} has no free seat")
-        seat = free[0]
-    elif seat not in free:
-        raise TableRefused("table_full", f"seat {seat} of table {data.table_id} is taken")
-    token, token_hash = (token, hash_token(token)) if token else new_token(data.table_id)
-    seats = data.with_seat(
-        seat,
-        occupant="human",
-        name=name or f"Player {seat + 1}",
-        token_hash=token_hash,
-        dropped_at_ms=None,
-        session=data.seats[seat].session + 1,
-        node=node,
-        account_id=account_id,
-    )
-    change = Change(data.model_copy(update={"seats": seats}), state, seated=(seat, token))
-    _seat_changed(change, seat)
-    if data.status == "waiting" and all(s.occupant == "human" for s in seats):
-        _start(change, now_ms)
-    return change
 
 
 def is_mid_deal(data: TableData, state: engine.Deal | None) -> bool:
@@ -145,7 +95,7 @@ def present(data: TableData, state: engine.Deal | None, seat: int, node: str = "
     seats = data.with_seat(seat, dropped_at_ms=None, session=session, node=node)
     change = Change(data.model_copy(update={"seats": seats}), state)
     if was_away:
-        _seat_changed(change, seat)
+        seat_changed(change, seat)
     return change
 
 
@@ -165,7 +115,7 @@ def dropped(
     if s.occupant == "human" and s.dropped_at_ms is None:
         seats = data.with_seat(seat, dropped_at_ms=now_ms)
         change.data = data.model_copy(update={"seats": seats})
-        _seat_changed(change, seat)
+        seat_changed(change, seat)
     return change
 
 
@@ -176,7 +126,7 @@ def leave(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) ->
         seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None, account_id=None
     )
     change = Change(data.model_copy(update={"seats": seats}), state)
-    _seat_changed(change, seat)
+    seat_changed(change, seat)
     if data.status == "playing" and not any(s.occupant == "human" for s in seats):
         _finish(change)
     return change
@@ -186,11 +136,12 @@ def start(data: TableData, state: engine.Deal | None, now_ms: int) -> Change:
     if data.status != "waiting":
         raise TableRefused("already_started", f"table {data.table_id} has already started")
     change = Change(data, state)
-    _start(change, now_ms)
+    start_series(change, now_ms)
     return change
 
 
-def _start(change: Change, now_ms: int) -> None:
+def start_series(change: Change, now_ms: int) -> None:
+    """The table starts: the AI takes the seats nobody took, the first deal is dealt."""
     seats = [
         s if s.occupant == "human" else SeatData(occupant="ai", name=f"AI {i + 1}")
         for i, s in enumerate(change.data.seats)
@@ -198,7 +149,7 @@ def _start(change: Change, now_ms: int) -> None:
     change.data = change.data.model_copy(update={"seats": seats, "status": "playing"})
     for i, s in enumerate(change.data.seats):
         if s.occupant == "ai":
-            _seat_changed(change, i)
+            seat_changed(change, i)
     begin_deal(change, now_ms)
 
 

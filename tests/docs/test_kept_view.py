@@ -23,8 +23,10 @@ import pytest
 import engine
 from protocol import models as m
 from protocol.convert import legal_model, view_model
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.seating import JoinRequest
 
 from ..deal_seeds import deal_from, seeds, where
 
@@ -300,7 +302,9 @@ class RecordedTable:
         if follow:
             self.follow(None)  # a spectator from the start
         for seat in range(self.humans):
-            self.commit(tr.join(self.data, self.state, seat, f"P{seat}", self.now))
+            self.commit(
+                seating.join(self.data, self.state, JoinRequest(f"P{seat}", self.now, seat))
+            )
             if follow:
                 self.follow(seat)
         self.commit(tr.start(self.data, self.state, self.now))

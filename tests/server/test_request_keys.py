@@ -60,3 +60,24 @@ async def test_a_key_is_a_secret_of_sixteen_characters_or_more(url: str) -> None
     await client.send({"type": "create_table", "key": "short"})
     refused = await client.until(lambda m: m["type"] == "error")
     assert refused["code"] == "invalid_message", refused
+
+
+async def test_issue29_3_a_keyed_join_sent_again_elsewhere_replaces_the_first_connection(
+    url: str,
+) -> None:
+    """A seat is followed by one connection at a time: the second keyed join takes the seat
+    over (as a resume would), the first connection gets ``bye`` ``replaced`` and no more of
+    the seat's frames. It used to leave both on the seat, both sent its hand and turn."""
+    host = await WireClient.open(url)
+    table_id = await create(host)
+    first = await WireClient.open(url)
+    join = {"type": "join", "table_id": table_id, "key": KEY}
+    one = await first.request(join, "joined")
+    again = await WireClient.open(url)
+    two = await again.request(join, "joined")
+    assert (two["seat"], two["token"]) == (one["seat"], one["token"])
+    bye = await first.until(lambda m: m["type"] == "bye")
+    assert bye["reason"] == "replaced"
+    await again.send({"type": "start"})
+    hand = await again.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "hand")
+    assert hand["event"]["seat"] == one["seat"]

@@ -6,8 +6,10 @@ import asyncio
 import urllib.request
 
 from server.app import App
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.seating import JoinRequest
 
 from .test_tables import create
 from .wire import WireClient, is_event
@@ -54,7 +56,7 @@ async def test_the_phase_gauge_forgets_a_phase_no_table_is_in_any_more(app: App,
 
 def test_a_closed_connection_of_an_older_session_does_not_mark_a_resumed_seat_away() -> None:
     data = TableData(table_id="t", options={"deals": 1})  # type: ignore[arg-type]
-    data = tr.join(data, None, 0, "ann", 0).data
+    data = seating.join(data, None, JoinRequest("ann", 0, 0)).data
     old = data.seats[0].session
     data = tr.present(data, None, 0).data  # resumed: a newer session holds the seat
     change = tr.dropped(data, None, 0, 1000, old)

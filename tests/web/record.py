@@ -16,11 +16,13 @@ from typing import Any
 
 import engine
 from protocol import models as m
-from server.node.runtime import TableRuntime, TableServices
+from server.node.runtime import Build, TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.seating import JoinRequest
 from tests.server.recorder import Recorder
 
 FOLLOWERS = {"seat 0": 0, "seat 2": 2, "spectator": None}
@@ -56,7 +58,7 @@ async def record_table(deals: int, seeds: Iterator[str], rng: random.Random) -> 
     followers = {name: Recorder(seat) for name, seat in FOLLOWERS.items()}
     await runtime.follow(followers["spectator"])
     for seat in range(4):
-        await runtime.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
+        await runtime.transact(_sit(seat))
         if seat in (0, 2):
             await runtime.follow(followers[f"seat {seat}"])
     while runtime.data.status != "finished":
@@ -79,3 +81,8 @@ async def record_table(deals: int, seeds: Iterator[str], rng: random.Random) -> 
 
 def event_kinds(follower: dict[str, Any]) -> set[str]:
     return {f["event"]["kind"] for f in follower["frames"] if f["type"] == "event"}
+
+
+def _sit(seat: int) -> Build:
+    """The change that seats a guest in ``seat``."""
+    return lambda d, s: seating.join(d, s, JoinRequest("", 0, seat))

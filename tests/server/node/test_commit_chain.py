@@ -13,12 +13,14 @@ import pytest
 import engine
 from engine import to_record
 from protocol import models as m
-from server.node.runtime import TableRuntime, TableServices
+from server.node.runtime import Build, TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
+from server.table import seating
 from server.table import transitions as tr
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData, deal_state, next_commits
+from server.table.seating import JoinRequest
 
 from ...deal_seeds import deal_from, ordinary, where
 from ..recorder import Recorder
@@ -57,7 +59,7 @@ async def two_nodes() -> tuple[QuietStore, TableRuntime, TableRuntime]:
     a = TableRuntime(TableServices.alone(Settings(), store), data)
     b = TableRuntime(TableServices.alone(Settings(), store), data)
     for seat in range(4):
-        await a.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
+        await a.transact(_sit(seat))
     for update in store.committed:
         b.apply_update(update)
     assert a.data == b.data and a.state is not None
@@ -124,3 +126,8 @@ async def test_a_commit_the_store_lost_is_undone_on_every_node() -> None:
     a.apply_update(store.committed[-1])
     assert a.data.commit == store._tables["t1"].commit
     assert consistent(a)
+
+
+def _sit(seat: int) -> Build:
+    """The change that seats a guest in ``seat``."""
+    return lambda d, s: seating.join(d, s, JoinRequest("", 0, seat))

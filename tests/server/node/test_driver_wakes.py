@@ -8,11 +8,13 @@ import pytest
 
 import engine
 from protocol import models as m
-from server.node.runtime import TableRuntime, TableServices
+from server.node.runtime import Build, TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData, next_commits
+from server.table.seating import JoinRequest
 from tests.deal_seeds import deal_from, ordinary, where
 
 
@@ -22,7 +24,7 @@ async def seated(options: m.TableOptions, ai_seats: int = 0) -> TableRuntime:
     await store.create(data)
     runtime = TableRuntime(TableServices.alone(Settings(), store), data)
     for seat in range(4 - ai_seats):
-        await runtime.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
+        await runtime.transact(_sit(seat))
     return runtime
 
 
@@ -54,3 +56,8 @@ async def test_a_move_that_starts_a_clock_wakes_the_driver(
     await bid(runtime)
     assert runtime.driver.due_in() is not None
     assert runtime.driver.kick.is_set()
+
+
+def _sit(seat: int) -> Build:
+    """The change that seats a guest in ``seat``."""
+    return lambda d, s: seating.join(d, s, JoinRequest("", 0, seat))

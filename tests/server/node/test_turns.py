@@ -6,11 +6,13 @@ import random
 
 import engine
 from protocol import models as m
-from server.node.runtime import TableRuntime, TableServices
+from server.node.runtime import Build, TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.seating import JoinRequest
 
 from ..recorder import Recorder
 
@@ -21,7 +23,7 @@ async def started_table() -> TableRuntime:
     await node.store.create(data)
     runtime = TableRuntime(node, data)
     for seat in range(4):
-        await runtime.transact(lambda d, s, seat=seat: tr.join(d, s, seat, "", 0))  # type: ignore[misc]
+        await runtime.transact(_sit(seat))
     assert runtime.state is not None
     return runtime
 
@@ -71,3 +73,8 @@ async def test_a_connection_that_moves_to_another_table_is_asked_there_too() -> 
     await second.follow(seat)
     turns = seat.of_type("your_turn")
     assert len(turns) == 2 and turns[0]["seq"] == turns[1]["seq"]
+
+
+def _sit(seat: int) -> Build:
+    """The change that seats a guest in ``seat``."""
+    return lambda d, s: seating.join(d, s, JoinRequest("", 0, seat))

@@ -10,9 +10,10 @@ from typing import Any
 import engine
 from protocol import models as m
 from protocol.convert import action_model
-from server.table import transitions as tr
+from server.table import seating
 from server.table.commits import committed_update, followed_state
 from server.table.data import DealData, TableData, deal_state, next_commits
+from server.table.seating import JoinRequest
 from tests.deal_seeds import ordinary, seeds
 
 SEED = next(s for s in seeds("commits") if ordinary(s))
@@ -72,7 +73,7 @@ def test_no_deal_follows_to_no_state() -> None:
 
 def test_a_commit_numbers_its_version_commit_and_events() -> None:
     data = TableData(table_id="t1", options=m.TableOptions(), commits=next_commits([]))
-    change = tr.join(data, None, 0, "Ann", 0)
+    change = seating.join(data, None, JoinRequest("Ann", 0, 0))
     update = committed_update(data, change)
     assert update.table.version == data.version + 1
     assert update.table.parent == data.commit and update.table.commit != data.commit

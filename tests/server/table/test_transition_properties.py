@@ -30,8 +30,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 import engine
 from engine.cards import EXCUSE_BIT, TRUMPS, Card
 from protocol import models as m
+from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData, deal_state
+from server.table.seating import JoinRequest
 
 from ...deal_seeds import deal_from, seeds, where
 
@@ -111,7 +113,7 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(seat=st.one_of(st.none(), seats), name=st.text(max_size=5))
     def join(self, seat: int | None, name: str) -> None:
-        self.step(lambda: tr.join(self.data, self.state, seat, name, self.now))
+        self.step(lambda: seating.join(self.data, self.state, JoinRequest(name, self.now, seat)))
 
     @rule(data=st.data(), rarely=st.integers(0, 5))
     def leave(self, data: st.DataObject, rarely: int) -> None:
@@ -143,7 +145,7 @@ class TableMachine(RuleBasedStateMachine):
         Half the tables are dealt only hands where a seat holds a poignee's 10 trumps."""
         label = f"machine-{deck}"
         deal_from(self.patches, where(label, a_poignee_in_hand) if trumps else seeds(label))
-        self.step(lambda: tr.join(self.data, self.state, seat, "", self.now))
+        self.step(lambda: seating.join(self.data, self.state, JoinRequest("", self.now, seat)))
         if start:
             self.step(lambda: tr.start(self.data, self.state, self.now))
 
