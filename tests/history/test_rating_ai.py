@@ -14,15 +14,17 @@ from server.history.rating_model import POINTS_SCALE, START, Rating, expected_sc
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _readme_margins() -> dict[tuple[str, str], tuple[float, int]]:
-    """The README's "Benchmarks / AI" rows: (A, B) -> (margin, deals)."""
+def _benchmark_margins() -> dict[tuple[str, str], tuple[float, int]]:
+    """The rows of docs/BENCHMARKS.md, "AI": (A, B) -> (margin, deals)."""
     found: dict[tuple[str, str], tuple[float, int]] = {}
     row = re.compile(
         r"^\| \*{0,2}(\w+)(?: \(`?(\w+)`?[^)]*\))? vs (\w+)[^|]*\| \*{0,2}([\d,]+)\*{0,2} \| "
         r"\*{0,2}([+−-][\d.]+)",
         re.M,
     )
-    for a, variant, b, deals, margin in row.findall((ROOT / "README.md").read_text()):
+    text = (ROOT / "docs" / "BENCHMARKS.md").read_text()
+    section = text.split("\n## AI\n")[1].split("\n## ")[0]
+    for a, variant, b, deals, margin in row.findall(section):
         key = (a if not variant else f"{a}:{variant}", b)
         found.setdefault(key, (float(margin.replace("−", "-")), int(deals.replace(",", ""))))
     return found
@@ -49,15 +51,15 @@ def test_each_gap_is_the_measured_margin_on_the_rating_scale() -> None:
         assert math.isclose(expected_scores(seats)[0], m.margin)
 
 
-def test_the_margins_are_the_ones_the_readme_and_results_report() -> None:
-    readme = _readme_margins()
-    assert readme[("basic", "random")] == (375.3, 100_000)
-    assert readme[("expert", "basic")] == (11.6, 100_000)
-    assert readme[("strong:fast", "expert")] == (18.52, 2_000)
+def test_the_margins_are_the_ones_the_benchmarks_and_results_report() -> None:
+    measured = _benchmark_margins()
+    assert measured[("basic", "random")] == (375.3, 100_000)
+    assert measured[("expert", "basic")] == (11.6, 100_000)
+    assert measured[("strong:fast", "expert")] == (18.52, 2_000)
     quoted = {("basic", "random"), ("expert", "basic"), ("strong:fast", "expert")}
     for m in MARGINS:
         key = next(k for k in quoted if k[1] == m.weaker)
-        assert readme[key] == (m.margin, m.deals), m
+        assert measured[key] == (m.margin, m.deals), m
     kept = json.loads(
         (ROOT / "docs/results/2026-11-29/arena-strong-fast-vs-expert.json").read_text()
     )
