@@ -14,7 +14,7 @@ def add_parser(sub: Any) -> None:
         "--web",
         metavar="DIR",
         type=Path,
-        help="write the browser client's protocol.d.ts and protocol.js into DIR instead",
+        help="write the browser client's messages.d.ts and protocol.js into DIR instead",
     )
     p.set_defaults(run=run)
 

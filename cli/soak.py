@@ -1,5 +1,5 @@
 """``tarot soak``: two real nodes on a Redis of its own, bots at many tables, faults on a
-schedule, then the checks (docs: README, "Soak").
+schedule, then the checks (docs/BENCHMARKS.md, "Soak").
 
 The faults, in turn, one every ``--fault-every`` seconds: ``kill -9`` of a node
 (restarted at once under a new id), SIGTERM of a node (it drains; restarted),

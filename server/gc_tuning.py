@@ -22,7 +22,7 @@ frozen heap grew by a quarter) was tried at 200 tables and made things
 worse: 0.38 -> 0.65 CPU s per 1,000 actions, and the full collections it
 brings (110 ms of CPU) while connections and the memory store's event logs
 grow. What is left are young collections: 7-21 ms of CPU at the longest on
-this loaded machine (README, Benchmarks); a smaller young generation makes
+this loaded machine (docs/BENCHMARKS.md, "Server"); a smaller young generation makes
 them shorter, but brings middle collections of 19-29 ms.
 
 Measured again once the memory store's event logs stopped growing the heap

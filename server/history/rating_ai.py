@@ -4,7 +4,7 @@ The rating model (``rating_model``) makes a gap of ``POINTS_SCALE`` rating
 points one point per deal of duplicate margin, so each level sits
 ``POINTS_SCALE x margin`` above the level it was measured against, and
 ``expert`` is anchored at ``START`` (a new account starts level with it).
-The margins are the README's "Benchmarks / AI" table (docs/RATINGS.md,
+The margins are docs/BENCHMARKS.md's "AI" table (docs/RATINGS.md,
 "Calibration"; a test reads them back from there and from docs/results/).
 """
 

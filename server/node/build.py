@@ -53,7 +53,8 @@ async def build_node(
 
         kept = KeptReviews(archive.engine)  # reviews made once, for any node
     # Deal reviews get a worker of their own at the lowest CPU priority: measured with the
-    # tables' bot workers, a review raised the tables' p99 on two shared cores.
+    # tables' bot workers, a review raised the tables' p99 on two shared cores (docs/BENCHMARKS.md,
+    # "Deal review").
     reviews = Reviews(
         BotRunner(1, niceness=19),
         limits=store.review_limits(per_window) or PlayerLimits(per_window),

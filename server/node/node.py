@@ -49,7 +49,8 @@ class Node:
         store.attach_metrics(self.metrics)
         self.bots = bots or BotRunner(settings.bot_workers)
         # Deal reviews get a worker of their own at the lowest CPU priority: measured with the
-        # tables' bot workers, a review raised the tables' p99 on two shared cores (README).
+        # tables' bot workers, a review raised the tables' p99 on two shared cores
+        # (docs/BENCHMARKS.md, "Deal review").
         self.reviews = reviews or Reviews(
             BotRunner(1, niceness=19), limits=PlayerLimits(settings.reviews_per_player)
         )

@@ -15,8 +15,8 @@ from typing import Any
 
 from engine import events, game
 from server.net.connection import Connection
-from server.node.node import Node
 from server.node.runtime import TableRuntime
+from server.node.tables import Tables
 from server.store.memory import MemoryStore
 from server.store.redis.store import RedisStore
 from server.table import commits, transitions
@@ -34,9 +34,9 @@ CALLS: list[tuple[Callable[..., Any], str]] = [
     (game.apply, "apply_in_place("),
     (game.apply_in_place, "legal_cards("),
     (TableRuntime.transact, "committed_update("),
-    (TableRuntime.transact, "self.node.store.commit("),
+    (TableRuntime.transact, "self.services.store.commit("),
     (TableRuntime.transact, "self.apply_update("),
-    (Node._add, "runtime.apply_update(update)"),  # another node's commit, heard from the store
+    (Tables._add, "runtime.apply_update(update)"),  # another node's commit, heard from the store
     (TableRuntime.apply_update, "delivery.receive("),
     (TableRuntime._carry, ".send_frame("),
     (Connection.send_frame, "self.outbox.put("),

@@ -118,7 +118,8 @@ async def test_one_review_at_a_time_and_a_bounded_number_per_player(app: App, ur
 
 async def test_the_event_loop_answers_while_a_review_runs(app: App, url: str) -> None:
     """The search runs in the worker processes: pings are answered meanwhile (a generous
-    bound; the latency of tables under a review is measured by the benchmark, README)."""
+    bound; the latency of tables under a review is measured by the benchmark:
+    docs/BENCHMARKS.md)."""
     quick_reviews(app, Settings(budget_ms=50.0, seats=(1,)))
     client, _, number, _ = await a_played_deal(url)
     await client.send({"type": "review_deal", "deal_number": number, "id": "review"})

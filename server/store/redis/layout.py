@@ -217,3 +217,9 @@ def payload(version: int, commit: str, table: TableData, change: Delta, events: 
     lines += [deadline_field(table), change.head, "r" if change.replaces else "a"]
     lines += [str(len(change.actions)), *(a.decode() for a in change.actions), *events]
     return "\n".join(lines).encode()
+
+
+def update_header(payload: bytes) -> tuple[int, bytes]:
+    """The version an update brings and its commit id, read before any parsing."""
+    version, commit, _ = payload.split(b"\n", 2)
+    return int(version), commit

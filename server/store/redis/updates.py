@@ -43,17 +43,11 @@ from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
 from . import keys
-from .layout import Published, published
+from .layout import Published, published, update_header
 
 log = logging.getLogger("tarot.redis")
 FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
 CONFIRM_SECONDS = 2.0
-
-
-def update_header(payload: bytes) -> tuple[int, bytes]:
-    """The version an update brings and its commit id, read before any parsing."""
-    version, commit, _ = payload.split(b"\n", 2)
-    return int(version), commit
 
 
 @dataclass(eq=False)
