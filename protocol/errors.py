@@ -6,8 +6,53 @@ own, and every one is in ``ERROR_CODES`` (a test checks it).
 
 from __future__ import annotations
 
-# Every code a server ``error`` message may carry; docs/PROTOCOL.md explains each.
-ERROR_CODES: dict[str, str] = {
+from typing import ClassVar, Literal
+
+# Every code a server ``error`` message may carry; docs/PROTOCOL.md, section 12, explains
+# each. A refusal names its code with this type (``TableError``, ``Connection.error``), so a
+# code that is not documented here does not type-check; tests/protocol/test_error_codes.py
+# checks that each one is documented and sent somewhere.
+ErrorCode = Literal[
+    "bad_frame",
+    "unknown_type",
+    "invalid_message",
+    "bad_name",
+    "frame_too_large",
+    "hello_required",
+    "unsupported_version",
+    "rate_limited",
+    "unknown_table",
+    "table_full",
+    "deal_in_progress",
+    "too_many_tables",
+    "bad_cursor",
+    "bad_invite",
+    "bad_token",
+    "bad_key",
+    "not_seated",
+    "already_seated",
+    "not_started",
+    "already_started",
+    "not_your_turn",
+    "illegal_action",
+    "stale",
+    "table_lost",
+    "unavailable",
+    "outcome_unknown",
+    "review_unavailable",
+    "review_limit",
+    "accounts_unavailable",
+    "name_taken",
+    "bad_password",
+    "wrong_credentials",
+    "bad_session",
+    "not_signed_in",
+    "no_account_seat",
+    "database_unavailable",
+    "internal",
+]
+
+ERROR_CODES: dict[ErrorCode, str] = {
     "bad_frame": "the frame could not be decoded (not JSON / msgpack, or not an object)",
     "unknown_type": "the message's type is not one of the protocol's",
     "invalid_message": "the message does not match its schema",
@@ -23,6 +68,7 @@ ERROR_CODES: dict[str, str] = {
     "bad_cursor": "list_tables' ``after`` is not a ``next`` this server gave",
     "bad_invite": "the table is private and the invite code is missing or wrong",
     "bad_token": "the seat token is unknown or no longer valid",
+    "bad_key": "an idempotency key already used for another request (another seat, another table)",
     "not_seated": "this connection holds no seat",
     "already_seated": "this connection already holds a seat or watches a table",
     "not_started": "the table has not started",
@@ -30,7 +76,9 @@ ERROR_CODES: dict[str, str] = {
     "not_your_turn": "it is another seat's turn",
     "illegal_action": "the rules refuse the action (``rule`` names the ruling)",
     "stale": "the table moved on while the action was applied; look at the new state",
+    "table_lost": "the table store lost this connection's table (it restarted empty)",
     "unavailable": "the table store does not answer; try again",
+    "outcome_unknown": "the store did not say whether the change was kept: resume to learn it",
     "review_unavailable": "no finished deal of that number to review at this connection's table",
     "review_limit": "a review is running for this connection, or it asked for too many",
     "accounts_unavailable": "this server keeps no accounts (no history database)",
@@ -45,10 +93,19 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
+def error_code(code: str) -> ErrorCode:
+    """``code`` as the protocol's (another layer's code, e.g. the history's), or ``internal``
+    when the protocol has no such code."""
+    for known in ERROR_CODES:
+        if known == code:
+            return known
+    return "internal"
+
+
 class ProtocolError(Exception):
     """A frame or message refused before it reached a table; ``code`` is the class's."""
 
-    code = "invalid_message"
+    code: ClassVar[ErrorCode] = "invalid_message"
 
     def __init__(self, message: str, request_id: str | int | None = None) -> None:
         super().__init__(message)
@@ -57,30 +114,30 @@ class ProtocolError(Exception):
 
 
 class BadFrame(ProtocolError):
-    code = "bad_frame"
+    code: ClassVar[ErrorCode] = "bad_frame"
 
 
 class UnknownType(ProtocolError):
-    code = "unknown_type"
+    code: ClassVar[ErrorCode] = "unknown_type"
 
 
 class InvalidMessage(ProtocolError):
-    code = "invalid_message"
+    code: ClassVar[ErrorCode] = "invalid_message"
 
 
 class BadName(InvalidMessage):
     """A name a client could not show safely (protocol/names.py)."""
 
-    code = "bad_name"
+    code: ClassVar[ErrorCode] = "bad_name"
 
 
 class FrameTooLarge(ProtocolError):
-    code = "frame_too_large"
+    code: ClassVar[ErrorCode] = "frame_too_large"
 
 
 class HelloRequired(ProtocolError):
-    code = "hello_required"
+    code: ClassVar[ErrorCode] = "hello_required"
 
 
 class UnsupportedVersion(ProtocolError):
-    code = "unsupported_version"
+    code: ClassVar[ErrorCode] = "unsupported_version"

@@ -20,7 +20,7 @@ import engine
 from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
 from protocol import models as m
 from protocol.convert import action_of
-from protocol.errors import UnsupportedVersion
+from protocol.errors import ErrorCode, UnsupportedVersion
 from server.clock import now_ms
 from server.node.node import Node
 from server.node.reviews import ConnectionReviews
@@ -113,7 +113,7 @@ class Connection:
 
     def error(
         self,
-        code: str,
+        code: ErrorCode,
         message: str,
         rule: str | None = None,
         reason: str | None = None,

@@ -46,8 +46,6 @@ class ConnectionPhase(enum.Enum):
 class ConnectionClosedError(Exception):
     """A transition asked of a closed connection: a bug, never a wire answer."""
 
-    code = "closed"
-
 
 @dataclass(frozen=True, slots=True)
 class ConnectionState(Generic[T]):

@@ -15,6 +15,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
 
 from protocol import models as m
+from protocol.errors import error_code
 from server.store.base import StoreError, unavailable
 from server.table.refusals import AccountRefused
 from server.table.seating import held_seats
@@ -51,7 +52,7 @@ class Signing:
         try:
             return await work
         except HistoryError as e:
-            raise AccountRefused(e.code, e.message) from e
+            raise AccountRefused(error_code(e.code), e.message) from e
 
     async def resume_session(self, token: str) -> tuple[m.AccountInfo, list[m.HeldSeat]]:
         """``hello``'s session: the account and the seats it holds."""

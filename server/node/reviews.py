@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 import engine
 from ai.review.judge import Settings, assemble, jobs, review_job, reviewer_of
 from protocol import models as m
+from protocol.errors import error_code
 from server.table.refusals import TableError, TableUnavailable
 from server.table.transitions import TableRefused
 
@@ -137,7 +138,7 @@ class Reviews:
         except NotReviewable as e:
             raise TableRefused("review_unavailable", e.message) from e
         except DatabaseUnavailable as e:
-            raise TableUnavailable(e.code, e.message) from e  # database_unavailable
+            raise TableUnavailable(error_code(e.code), e.message) from e  # database_unavailable
 
     async def review(
         self, key: Key, record: dict[str, object], progress: Progress, player: str

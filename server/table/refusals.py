@@ -16,12 +16,14 @@ and nowhere else, so every path that meets the store answers it with the same wo
 
 from __future__ import annotations
 
+from protocol.errors import ErrorCode
+
 
 class TableError(Exception):
     """A request the node does not carry out; ``code`` is a protocol error code."""
 
     def __init__(
-        self, code: str, message: str, *, rule: str | None = None, reason: str | None = None
+        self, code: ErrorCode, message: str, *, rule: str | None = None, reason: str | None = None
     ) -> None:
         super().__init__(message)
         self.code = code

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import engine
 from protocol import models as m
 from protocol.convert import WIRE_EVENTS, event_model, numbers, sheet_model
+from protocol.errors import ErrorCode
 
 from .data import (
     DealData,
@@ -193,7 +194,7 @@ def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_m
     try:
         after, events = engine.step(state, action)
     except engine.IllegalAction as e:
-        code = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
+        code: ErrorCode = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
         raise TableRefused(code, str(e), rule=e.rule or None, reason=e.code) from e
     entry = engine.action_entry(action)
     deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
