@@ -46,6 +46,8 @@ class ConnectionPhase(enum.Enum):
 class ConnectionClosedError(Exception):
     """A transition asked of a closed connection: a bug, never a wire answer."""
 
+    code = "closed"  # beside the refusals' codes in tests/server/net/test_connection_state.py
+
 
 @dataclass(frozen=True, slots=True)
 class ConnectionState(Generic[T]):

@@ -27,27 +27,42 @@ def _codes_table() -> str:
     return section.split("| code | sent when", 1)[1].split("\n\n", 1)[0]
 
 
+def _call_codes(node: ast.Call) -> set[str]:
+    """A refusal's first argument, or a ``code=`` keyword (not a log line's)."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "log":
+        return set()
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    found = set()
+    if name in REFUSALS and node.args and isinstance(node.args[0], ast.Constant):
+        found.add(str(node.args[0].value))
+    for keyword in node.keywords:
+        if keyword.arg == "code" and isinstance(keyword.value, ast.Constant):
+            found.add(str(keyword.value.value))
+    return found
+
+
+def _assigned_codes(node: ast.Assign | ast.AnnAssign) -> set[str]:
+    """The strings assigned to a ``code`` (a class's, or one chosen for a refusal)."""
+    targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+    if node.value is None or not any(isinstance(t, ast.Name) and t.id == "code" for t in targets):
+        return set()
+    return {
+        v.value
+        for v in ast.walk(node.value)
+        if isinstance(v, ast.Constant) and isinstance(v.value, str)
+    }
+
+
 def _sent_codes(tree: ast.AST) -> set[str]:
     """Codes written in the source as a refusal's first argument, an ``Error(code=...)``,
     a ``code`` chosen for one, or a class's ``code``."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "log":
-                continue  # a log line, not an answer
-            if name in REFUSALS and node.args and isinstance(node.args[0], ast.Constant):
-                found.add(str(node.args[0].value))
-            for keyword in node.keywords:
-                if keyword.arg == "code" and isinstance(keyword.value, ast.Constant):
-                    found.add(str(keyword.value.value))
-        elif isinstance(node, ast.AnnAssign | ast.Assign):
-            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-            if any(isinstance(t, ast.Name) and t.id == "code" for t in targets):
-                for value in ast.walk(node.value) if node.value else ():
-                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                        found.add(value.value)
+            found |= _call_codes(node)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            found |= _assigned_codes(node)
     return found
 
 
@@ -74,7 +89,9 @@ def test_every_code_the_server_sends_is_documented() -> None:
     history_only = {"history_error", "bad_database_url", "account_error", "bad_record"}
     # Metric labels of refusals made before any message is read (HTTP 429/503, a slow reader).
     labels_only = {"slow_reader", "too_many_connections", "api_rate_limited", "api_busy"}
-    undocumented = sent_codes() - set(ERROR_CODES) - history_only - labels_only
+    # A transition asked of a closed connection: a bug, raised and never answered.
+    never_sent = {"closed"}
+    undocumented = sent_codes() - set(ERROR_CODES) - history_only - labels_only - never_sent
     assert undocumented == set(), undocumented
 
 
