@@ -1,4 +1,4 @@
-"""The ``tarot.v1`` wire protocol: message models, codecs, engine conversions.
+"""The ``tarot`` wire protocol (versions 1 and 2): message models, codecs, engine conversions.
 
 A frame in, a typed message out, and back (docs/PROTOCOL.md):
 
@@ -19,10 +19,13 @@ from .codecs import (
     MSGPACK,
     MSGPACK_SUBPROTOCOL,
     SUBPROTOCOLS,
+    V1_JSON_SUBPROTOCOL,
+    V1_MSGPACK_SUBPROTOCOL,
     Codec,
     codec_for,
     decode_client,
     request_id,
+    version_for,
 )
 from .errors import (
     ERROR_CODES,
@@ -43,10 +46,12 @@ from .models import (
     ClientMessage,
     ServerMessage,
 )
+from .versions import CURRENT_VERSION, SUPPORTED_VERSIONS
 
 __all__ = [
     "CLIENT_MESSAGES",
     "CODECS",
+    "CURRENT_VERSION",
     "ERROR_CODES",
     "EVENTS",
     "JSON",
@@ -57,6 +62,9 @@ __all__ = [
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "SUBPROTOCOLS",
+    "SUPPORTED_VERSIONS",
+    "V1_JSON_SUBPROTOCOL",
+    "V1_MSGPACK_SUBPROTOCOL",
     "BadFrame",
     "ClientMessage",
     "Codec",
@@ -70,4 +78,5 @@ __all__ = [
     "codec_for",
     "decode_client",
     "request_id",
+    "version_for",
 ]

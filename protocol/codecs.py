@@ -1,8 +1,9 @@
-"""The two codecs of ``tarot.v1``: JSON in text frames, msgpack in binary frames.
+"""The two codecs of the protocol: JSON in text frames, msgpack in binary frames.
 
 Both carry the same shapes (the models' JSON form). The codec of a connection
-is chosen by WebSocket subprotocol: ``tarot.v1.msgpack`` or ``tarot.v1.json``
-(JSON when none is asked).
+is chosen by WebSocket subprotocol: ``tarot.v2.msgpack`` or ``tarot.v2.json``
+(``tarot.v1.*`` for version 1; JSON when none is asked). The subprotocol's
+version is the one the connection's ``hello`` must name (``versions.py``).
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ from .models import (
     ServerMessage,
 )
 
-JSON_SUBPROTOCOL = "tarot.v1.json"
-MSGPACK_SUBPROTOCOL = "tarot.v1.msgpack"
-SUBPROTOCOLS = (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL)
+JSON_SUBPROTOCOL = "tarot.v2.json"
+MSGPACK_SUBPROTOCOL = "tarot.v2.msgpack"
+V1_JSON_SUBPROTOCOL = "tarot.v1.json"
+V1_MSGPACK_SUBPROTOCOL = "tarot.v1.msgpack"
+# Newest first, msgpack before JSON within a version (the server takes the client's first).
+SUBPROTOCOLS = (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL, V1_MSGPACK_SUBPROTOCOL, V1_JSON_SUBPROTOCOL)
 
 
 @dataclass(frozen=True, slots=True)
 class Codec:
-    name: str  # the subprotocol
+    name: str  # "json" or "msgpack": the subprotocol's last part
     binary: bool
 
     def dumps(self, data: dict[str, Any]) -> str | bytes:
@@ -71,13 +75,21 @@ def _utf8_size(text: str) -> int:
     return len(text) if 4 * len(text) <= MAX_FRAME_BYTES else len(text.encode("utf-8", "replace"))
 
 
-JSON = Codec(JSON_SUBPROTOCOL, binary=False)
-MSGPACK = Codec(MSGPACK_SUBPROTOCOL, binary=True)
-CODECS = {JSON.name: JSON, MSGPACK.name: MSGPACK}
+JSON = Codec("json", binary=False)
+MSGPACK = Codec("msgpack", binary=True)
+CODECS = {name: MSGPACK if name.endswith(".msgpack") else JSON for name in SUBPROTOCOLS}
 
 
 def codec_for(subprotocol: str | None) -> Codec:
+    """The codec a subprotocol names; JSON when none (or an unknown one) was chosen."""
     return CODECS.get(subprotocol or "", JSON)
+
+
+def version_for(subprotocol: str | None) -> int | None:
+    """The protocol version a subprotocol names (``tarot.v2.json``: 2), or None."""
+    if subprotocol not in CODECS:
+        return None
+    return int(subprotocol.split(".")[1][1:])
 
 
 def decode_client(data: Any) -> ClientMessage:

@@ -13,13 +13,14 @@ from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-from protocol import JSON, MSGPACK, PROTOCOL_VERSION, Codec, ServerMessage
+from protocol import JSON, MSGPACK, Codec, ServerMessage
 from protocol import models as m
 
 from .errors import ServerError
 
 CodecName = Literal["msgpack", "json"]
 CLIENT_NAME = "cardavia-tarot-python/0.1"
+SPOKEN_VERSION = 1
 
 
 def codec_named(name: CodecName) -> Codec:
@@ -50,11 +51,13 @@ class TarotSocket:
         and wait for the welcome (``ServerError`` if refused: ``bad_session`` for a session
         signed out or expired)."""
         chosen = codec_named(codec)
-        ws = await connect(url, subprotocols=[Subprotocol(chosen.name)], open_timeout=10)
-        if ws.subprotocol != chosen.name:
+        # Version 1 until this library speaks version 2's frames.
+        subprotocol = f"tarot.v{SPOKEN_VERSION}.{chosen.name}"
+        ws = await connect(url, subprotocols=[Subprotocol(subprotocol)], open_timeout=10)
+        if ws.subprotocol != subprotocol:
             await ws.close()
-            raise ServerError("unsupported_version", f"the server did not accept {chosen.name}")
-        hello = m.Hello(protocol=PROTOCOL_VERSION, client=client, session=session)
+            raise ServerError("unsupported_version", f"the server did not accept {subprotocol}")
+        hello = m.Hello(protocol=SPOKEN_VERSION, client=client, session=session)
         await ws.send(chosen.encode(hello))
         reply = chosen.decode_server(await ws.recv())
         if isinstance(reply, m.Error):

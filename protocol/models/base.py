@@ -18,7 +18,7 @@ from pydantic import (
 from engine.scoring import Points as Points
 from engine.state import Cancellation as Cancellation
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the newest (protocol/versions.py: every version spoken)
 MAX_FRAME_BYTES = 64 * 1024
 
 CardCode = Annotated[str, Field(pattern=r"^(T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[JNQK])[SHDC])$")]

@@ -17,10 +17,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 
 import engine
-from protocol import PROTOCOL_VERSION, Codec, ProtocolError, codec_for, request_id
+from protocol import Codec, ProtocolError, codec_for, request_id, version_for, versions
 from protocol import models as m
 from protocol.convert import action_of
-from protocol.errors import ErrorCode, UnsupportedVersion
+from protocol.errors import ErrorCode
 from server.clock import now_ms
 from server.node.node import Node
 from server.node.reviews import ConnectionReviews
@@ -45,6 +45,9 @@ class Connection:
         self.node = node
         self.ws = ws
         self.codec: Codec = codec_for(ws.subprotocol)
+        # The protocol version: the subprotocol's, else the hello's (``versions.py``).
+        self.subprotocol_version = version_for(ws.subprotocol)
+        self.version = self.subprotocol_version or versions.CURRENT_VERSION
         # The phase, table, seat and session: changed by connection_state's transitions only.
         self.state: cs.ConnectionState[TableRuntime] = cs.ConnectionState()
         self.signing = Signing(node)  # the account signed in on this connection, if any
@@ -186,6 +189,7 @@ class Connection:
             return None
 
     async def _dispatch(self, message: m.ClientMessage) -> None:  # noqa: C901 - one branch per type
+        versions.check_accepts(self.version, message.type)
         cs.check_accepts(self.state, message.type)
         if isinstance(message, m.Hello):
             return await self._hello(message)
@@ -240,18 +244,17 @@ class Connection:
             self.send(m.Ack(re=re, table_id=runtime.table_id, seq=runtime.data.seq))
 
     async def _hello(self, hello: m.Hello) -> None:
-        if hello.protocol != PROTOCOL_VERSION:
-            raise UnsupportedVersion(
-                f"protocol {hello.protocol} is not supported; "
-                f"this server speaks {PROTOCOL_VERSION}",
-            )
+        version = versions.check_version(hello.protocol, self.subprotocol_version)
         if hello.session is None:
-            self.state = cs.on_hello(self.state)
-            self.send(m.Welcome(server=SERVER_NAME, re=hello.id))
+            self.state, self.version = cs.on_hello(self.state), version
+            self.send(m.Welcome(protocol=version, server=SERVER_NAME, re=hello.id))
             return
         account, seats = await self.signing.resume_session(hello.session)  # or refused
-        self.state = cs.on_hello(self.state)
-        self.send(m.Welcome(server=SERVER_NAME, account=account, seats=seats, re=hello.id))
+        self.state, self.version = cs.on_hello(self.state), version
+        welcome = m.Welcome(
+            protocol=version, server=SERVER_NAME, account=account, seats=seats, re=hello.id
+        )
+        self.send(welcome)
 
     def _seated(self) -> tuple[TableRuntime, int]:
         """The seat of a SEATED connection (check_accepts let only those through)."""

@@ -58,4 +58,4 @@ def test_the_constants_are_an_es_module() -> None:
 def test_the_command_writes_both_files(tmp_path: Path) -> None:
     assert main(["schema", "--web", str(tmp_path)]) == 0
     assert (tmp_path / "messages.d.ts").read_text().count("export interface YourTurn") == 1
-    assert "tarot.v1.json" in (tmp_path / "protocol.js").read_text()
+    assert "tarot.v2.json" in (tmp_path / "protocol.js").read_text()

@@ -45,7 +45,8 @@ async def losing(url: str) -> AsyncIterator[str]:
         await ws.send(MSGPACK.encode(m.Error(code="table_lost", message=lost)))
         await ws.wait_closed()
 
-    async with serve(answer, "127.0.0.1", 0, subprotocols=[Subprotocol(MSGPACK.name)]) as server:
+    offered = [Subprotocol("tarot.v1.msgpack")]
+    async with serve(answer, "127.0.0.1", 0, subprotocols=offered) as server:
         yield f"ws://127.0.0.1:{next(iter(server.sockets)).getsockname()[1]}/"
 
 

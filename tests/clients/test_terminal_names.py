@@ -64,7 +64,7 @@ async def hostile(url: str) -> AsyncIterator[tuple[Server, m.Snapshot]]:
         await ws.send(JSON.encode(m.Bye(reason="abuse", message=MESSAGE)))
         await ws.wait_closed()
 
-    async with serve(answer, "127.0.0.1", 0, subprotocols=[Subprotocol(JSON.name)]) as server:
+    async with serve(answer, "127.0.0.1", 0, subprotocols=[Subprotocol("tarot.v1.json")]) as server:
         yield server, snapshot
 
 

@@ -27,6 +27,7 @@ from protocol import (
     Codec,
     ProtocolError,
     codec_for,
+    version_for,
 )
 from protocol import models as m
 
@@ -152,13 +153,21 @@ def test_scores_keep_their_int_or_half_form_in_both_codecs() -> None:
 
 
 def test_subprotocol_names_pick_their_codec() -> None:
-    assert JSON_SUBPROTOCOL == "tarot.v1.json" and MSGPACK_SUBPROTOCOL == "tarot.v1.msgpack"
-    assert SUBPROTOCOLS == (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL)
-    assert codec_for("tarot.v1.json") is JSON and not JSON.binary
-    assert codec_for("tarot.v1.msgpack") is MSGPACK and MSGPACK.binary
+    assert JSON_SUBPROTOCOL == "tarot.v2.json" and MSGPACK_SUBPROTOCOL == "tarot.v2.msgpack"
+    assert SUBPROTOCOLS == (
+        MSGPACK_SUBPROTOCOL,
+        JSON_SUBPROTOCOL,
+        "tarot.v1.msgpack",
+        "tarot.v1.json",
+    )
+    assert codec_for("tarot.v2.json") is JSON and not JSON.binary
+    assert codec_for("tarot.v2.msgpack") is MSGPACK and MSGPACK.binary
+    assert codec_for("tarot.v1.json") is JSON and codec_for("tarot.v1.msgpack") is MSGPACK
     assert codec_for(None) is JSON
     assert codec_for("") is JSON
     assert set(CODECS) == set(SUBPROTOCOLS)
+    assert [version_for(name) for name in SUBPROTOCOLS] == [2, 2, 1, 1]
+    assert version_for(None) is None and version_for("tarot.v9.json") is None
 
 
 # ---------------------------------------------------------------- bad frames

@@ -28,7 +28,7 @@ def tags(union: Any) -> set[str]:
 
 def test_schema_is_draft_2020_12_titled_with_the_version(schema: dict[str, Any]) -> None:
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["title"] == f"tarot.v{PROTOCOL_VERSION}" == "tarot.v1"
+    assert schema["title"] == f"tarot.v{PROTOCOL_VERSION}" == "tarot.v2"
 
 
 def test_schema_lists_every_client_message_type(schema: dict[str, Any]) -> None:
