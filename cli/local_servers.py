@@ -123,7 +123,7 @@ def _fresh_cluster_port(extra: list[str]) -> list[str]:
     return out
 
 
-class Node:
+class NodeProcess:
     """A ``tarot serve`` process (a server node) on a free port."""
 
     def __init__(self, redis_url: str | None, node_id: str, log: Path, *extra: str) -> None:
@@ -142,7 +142,7 @@ class Node:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Node:
+    def start(self) -> NodeProcess:
         args = [sys.executable, "-m", "cli.main", "serve", "--port", "0"]
         if self.redis_url is not None:  # else the memory store
             args += ["--redis", self.redis_url]

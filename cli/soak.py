@@ -31,7 +31,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from engine import load_record, score
 
-from .local_servers import Node, RedisServer, alive, descendants, kill_all
+from .local_servers import NodeProcess, RedisServer, alive, descendants, kill_all
 from .soak_seat import Counts, Seat, TableLog
 
 FAULTS = ("kill_node", "sigterm_node", "redis_sleep", "redis_restart", "redis_kill")
@@ -65,7 +65,7 @@ class Cluster:
         self.workdir = workdir
         self.redis = RedisServer(workdir / "redis", "--enable-debug-command", "yes")
         self.db = f"sqlite:///{workdir / 'history.sqlite3'}"
-        self.nodes: list[Node | None] = [None, None]
+        self.nodes: list[NodeProcess | None] = [None, None]
         self.generation = 0
         self.helpers: set[int] = set()  # every node's descendants ever seen
 
@@ -75,7 +75,7 @@ class Cluster:
         flags = ["--redis-timeout", str(STORE_TIMEOUT), "--lease-ms", "2000", "--db", self.db]
         flags += ["--ai-pause", "0", "--bot-workers", "1", "--connections-per-address", "0"]
         flags += ["--tables-per-address", "0", "--tables-per-connection", "0"]
-        node = Node(self.redis.url, node_id, self.workdir / f"{node_id}.log", *flags)
+        node = NodeProcess(self.redis.url, node_id, self.workdir / f"{node_id}.log", *flags)
         self.nodes[slot] = node.start()
 
     def urls(self) -> list[str]:

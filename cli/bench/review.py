@@ -195,7 +195,7 @@ def _measure(args: argparse.Namespace, run: str) -> dict[str, Any]:
         return _measured(args, node, run)
 
 
-def _measured(args: argparse.Namespace, node: Node, run: str) -> dict[str, Any]:
+def _measured(args: argparse.Namespace, node: NodeUnderTest, run: str) -> dict[str, Any]:
     think = args.think_ms / 1000
     window = NodeWindow(node.pid, node.port, node.url, args.seconds)
     if run == "tables":
@@ -215,7 +215,7 @@ def _measured(args: argparse.Namespace, node: Node, run: str) -> dict[str, Any]:
     return result
 
 
-class Node:
+class NodeUnderTest:
     """The ``tarot serve`` process under test."""
 
     def __init__(self, process: subprocess.Popen[bytes], port: int) -> None:
@@ -231,14 +231,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 @contextlib.contextmanager
-def _node(args: argparse.Namespace) -> Iterator[Node]:
+def _node(args: argparse.Namespace) -> Iterator[NodeUnderTest]:
     """A fresh ``tarot serve`` for one run (see the module docstring)."""
     port = free_port()
     command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--ai-pause", "0"]
     server = start_process([*command, "--bot-workers", str(args.bot_workers), *UNLIMITED])
     try:
         wait_for_port(port, server)
-        yield Node(server, port)
+        yield NodeUnderTest(server, port)
     finally:
         server.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):

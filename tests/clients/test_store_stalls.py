@@ -28,7 +28,7 @@ import pytest
 from clients.python import Client
 from protocol import models as m
 
-from ..redis.servers import ROOT, Node, RedisServer
+from ..redis.servers import ROOT, NodeProcess, RedisServer
 from .test_bots_cli import NODE_BOT
 from .test_bots_cli import node as node_js
 
@@ -38,11 +38,11 @@ STALL_SECONDS = 2.5
 
 
 @pytest.fixture
-def store_and_nodes(tmp_path: Path) -> Iterator[tuple[RedisServer, Node, Node]]:
+def store_and_nodes(tmp_path: Path) -> Iterator[tuple[RedisServer, NodeProcess, NodeProcess]]:
     """A Redis and two nodes on it: the table is made on the first, the bots sit on the second."""
     redis = RedisServer(tmp_path / "redis").start()
     nodes = [
-        Node(redis.url, f"n{i}", tmp_path / f"node{i}.log", "--redis-timeout", "0.5")
+        NodeProcess(redis.url, f"n{i}", tmp_path / f"node{i}.log", "--redis-timeout", "0.5")
         for i in (1, 2)
     ]
     try:
@@ -132,7 +132,7 @@ async def first_trick(watcher: Client, bots: list[BotProcess]) -> None:
 
 
 async def test_tarot_bots_fill_and_finish_a_table_while_redis_stalls(
-    store_and_nodes: tuple[RedisServer, Node, Node],
+    store_and_nodes: tuple[RedisServer, NodeProcess, NodeProcess],
 ) -> None:
     # The bots' node has not loaded the table: a join first reads it from the store, so one
     # refused as unavailable wrote nothing. (On a node that has it loaded, a join sent into
@@ -170,7 +170,9 @@ async def test_tarot_bot_says_its_table_was_lost_when_redis_comes_back_empty(
 ) -> None:
     """A store restarted without its data lost the table: the bot stops, and says why."""
     redis = RedisServer(tmp_path / "redis").start()
-    server = Node(redis.url, "n1", tmp_path / "node.log", "--ai-pause", "1", "--lease-ms", "1000")
+    server = NodeProcess(
+        redis.url, "n1", tmp_path / "node.log", "--ai-pause", "1", "--lease-ms", "1000"
+    )
     try:
         server.start()
         async with await Client.connect(server.url) as watcher:
@@ -200,7 +202,7 @@ async def test_tarot_bots_finish_a_table_while_redis_stalls_on_the_node_that_hol
     when it was not, ``outcome_unknown`` when Redis stays silent past its check) and
     the bots go on: each resends or resumes, and the table finishes, once."""
     redis = RedisServer(tmp_path / "redis").start()
-    server = Node(redis.url, "n1", tmp_path / "node.log", "--redis-timeout", "0.5")
+    server = NodeProcess(redis.url, "n1", tmp_path / "node.log", "--redis-timeout", "0.5")
     try:
         server.start()
         async with await Client.connect(server.url) as watcher:

@@ -10,11 +10,11 @@ import pytest
 from redis.asyncio import Redis
 
 from ..server.wire import close_all
-from .servers import SHARED_REDIS, Cluster, Node, RedisServer
+from .servers import SHARED_REDIS, Cluster, NodeProcess, RedisServer
 
 SHARED_DB_URL = f"{SHARED_REDIS}/14"
 
-NodeFactory = Callable[..., Node]
+NodeFactory = Callable[..., NodeProcess]
 
 
 async def flush(url: str) -> None:
@@ -69,10 +69,10 @@ def replicated_cluster(tmp_path: Path) -> Iterator[Cluster]:
 async def nodes(tmp_path: Path) -> AsyncIterator[NodeFactory]:
     """Start ``tarot serve`` processes: ``nodes(url, "a", *flags)``; all ended after the test
     (after the test's wire clients are closed, so that they drain at once)."""
-    started: list[Node] = []
+    started: list[NodeProcess] = []
 
-    def start(redis_url: str, node_id: str, *extra: str) -> Node:
-        node = Node(redis_url, node_id, tmp_path / f"{node_id}.log", *extra)
+    def start(redis_url: str, node_id: str, *extra: str) -> NodeProcess:
+        node = NodeProcess(redis_url, node_id, tmp_path / f"{node_id}.log", *extra)
         started.append(node)
         return node.start()
 

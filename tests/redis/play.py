@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 from server.store.redis import keys
 
 from ..server.wire import Message, WireClient
-from .servers import Node
+from .servers import NodeProcess
 
 
 async def create_table(url: str, **options: object) -> str:
@@ -39,7 +39,7 @@ def events_by_seq(client: WireClient) -> dict[int, Message]:
     return {m["seq"]: m["event"] for m in client.received if m["type"] == "event"}
 
 
-def health(node: Node) -> int:
+def health(node: NodeProcess) -> int:
     """The status of the node's ``GET /healthz``."""
     try:
         with urllib.request.urlopen(f"{node.http}/healthz", timeout=5) as response:
@@ -48,7 +48,7 @@ def health(node: Node) -> int:
         return e.code
 
 
-def metric(node: Node, name: str) -> float:
+def metric(node: NodeProcess, name: str) -> float:
     with urllib.request.urlopen(f"{node.http}/metrics", timeout=5) as response:
         body = response.read().decode()
     return sum(float(line.split()[-1]) for line in body.splitlines() if line.startswith(name + " "))
@@ -66,7 +66,7 @@ async def lease_holder(redis_url: str, table_id: str) -> str:
         await client.aclose()
 
 
-async def move(client: WireClient, node: Node) -> WireClient:
+async def move(client: WireClient, node: NodeProcess) -> WireClient:
     """Resume the client's seat on ``node``, from its last event, and close the old connection."""
     moved = await WireClient.open(node.url)
     moved.last_seq = client.last_seq

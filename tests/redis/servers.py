@@ -13,13 +13,13 @@ import signal
 import subprocess
 from pathlib import Path
 
-from cli.local_servers import ROOT, Node, RedisServer, free_port, redis_answers, wait_until
+from cli.local_servers import ROOT, NodeProcess, RedisServer, free_port, redis_answers, wait_until
 
 __all__ = [
     "ROOT",
     "SHARED_REDIS",
     "Cluster",
-    "Node",
+    "NodeProcess",
     "RedisServer",
     "free_port",
     "redis_answers",

@@ -16,7 +16,7 @@ from server.table.data import StoredEvent, TableData, deal_state
 from ..server.wire import Message, WireClient, is_event, random_choice
 from .conftest import NodeFactory
 from .play import create_table, events_by_seq, health, seat, watch
-from .servers import Cluster, Node, RedisServer, wait_until
+from .servers import Cluster, NodeProcess, RedisServer, wait_until
 
 ACTIONS = ("bid", "discard", "chelem", "card")  # the events of a seat's own decisions
 
@@ -97,7 +97,7 @@ class Player:
         return sum(1 for e in events if e["kind"] in ACTIONS and e["seat"] == self.client.seat)
 
 
-async def table_on(cluster: Cluster, node: Node, master: RedisServer) -> list[str]:
+async def table_on(cluster: Cluster, node: NodeProcess, master: RedisServer) -> list[str]:
     """New tables until one's slot is served by ``master``: that one comes last."""
     client = RedisCluster.from_url(cluster.url)
     created: list[str] = []
