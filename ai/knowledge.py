@@ -34,7 +34,9 @@ from .cardset import (
     SUIT_OR_TRUMP,
     TRUMP_SUIT,
     TRUMPS,
+    beating_cards,
     cards_of,
+    led_suit,
     mask_of,
 )
 
@@ -170,25 +172,25 @@ def knowledge_of(view: engine.View) -> Knowledge:
 
 
 def _read_trick(k: Knowledge, leader: int, cards: tuple[engine.Card, ...] | list[int]) -> None:
-    led = -1
-    top = -1
+    """What each card shows of its player's hand, R11 read backwards (the suit led and the
+    cards that beat the trick are the engine's): a card off the suit led shows a void in
+    it, and one that is not a trump a trump void too; a trump that does not beat the
+    trick shows that its player held no trump that would."""
     for position, card in enumerate(cards):
         player = (leader + position) % 4
         k.played |= 1 << card
         k.played_by[player] |= 1 << card
         if card == EXCUSE:
             continue
+        before = cards[:position]
+        led = led_suit(before)
         suit = SUIT_OF[card]
-        if led < 0:
-            led = suit
-        elif suit != led:
+        if led >= 0 and suit != led:
             k.voids[player] |= 1 << led
             if suit != TRUMP_SUIT:
-                k.voids[player] |= 1 << 4
-        if card < 21:
-            if card < top:
-                k.trump_cap[player] &= (1 << top) - 1
-            top = max(top, card)
+                k.voids[player] |= 1 << TRUMP_SUIT
+        if suit == TRUMP_SUIT and not beating_cards(before, 1 << card):
+            k.trump_cap[player] &= ~beating_cards(before, TRUMPS)
 
 
 def _read_chien(k: Knowledge, view: engine.View) -> None:
