@@ -278,6 +278,12 @@ async def refuse_a_card(pilot: AppPilot, app: TableApp) -> tuple[str, str]:
             await decide(pilot, app, seen)
 
 
+def test_without_a_url_the_terminal_is_handed_a_server_to_start() -> None:
+    """The terminal starts no server of its own: ``tarot play`` hands it one (cli/)."""
+    with pytest.raises(ValueError, match="a local server to start is needed"):
+        TableApp()
+
+
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     """The engine's reason, in the player's terms: 'you must follow spades (R11)'."""
     app = TableApp(deals=1, ai_level="random", local_server=play_server(0))
