@@ -29,12 +29,12 @@ from .cardset import (
     ALL_CARDS,
     EXCUSE,
     EXCUSE_BIT,
+    HIGHER_OF,
     ORDINARY,
     SUIT_OF,
     SUIT_OR_TRUMP,
     TRUMP_SUIT,
     TRUMPS,
-    beating_cards,
     cards_of,
     led_suit,
     mask_of,
@@ -173,24 +173,28 @@ def knowledge_of(view: engine.View) -> Knowledge:
 
 def _read_trick(k: Knowledge, leader: int, cards: tuple[engine.Card, ...] | list[int]) -> None:
     """What each card shows of its player's hand, R11 read backwards (the suit led and the
-    cards that beat the trick are the engine's): a card off the suit led shows a void in
+    cards that beat a card are the engine's): a card off the suit led shows a void in
     it, and one that is not a trump a trump void too; a trump that does not beat the
     trick shows that its player held no trump that would."""
+    led = led_suit(cards)  # set by the first card but the Excuse, which follows it
+    over = TRUMPS  # the trumps that would beat the trick so far: all, until one is in it
     for position, card in enumerate(cards):
         player = (leader + position) % 4
         k.played |= 1 << card
         k.played_by[player] |= 1 << card
         if card == EXCUSE:
             continue
-        before = cards[:position]
-        led = led_suit(before)
         suit = SUIT_OF[card]
-        if led >= 0 and suit != led:
+        if suit != led:
             k.voids[player] |= 1 << led
             if suit != TRUMP_SUIT:
                 k.voids[player] |= 1 << TRUMP_SUIT
-        if suit == TRUMP_SUIT and not beating_cards(before, 1 << card):
-            k.trump_cap[player] &= ~beating_cards(before, TRUMPS)
+        if suit != TRUMP_SUIT:
+            continue
+        if over >> card & 1:  # it wins the trick: only the trumps above it would beat it now
+            over = HIGHER_OF[card]
+        else:
+            k.trump_cap[player] &= ~over
 
 
 def _read_chien(k: Knowledge, view: engine.View) -> None:

@@ -23,6 +23,7 @@ from .cards import (
     CODES,
     EXCUSE,
     EXCUSE_BIT,
+    HIGHER_OF,
     PETIT,
     SUIT_MASK_OF,
     SUIT_MASKS,
@@ -160,14 +161,19 @@ def beating_cards(trick: Sequence[int], cards: int) -> int:
     >>> [card_code(c) for c in cards_of(beating_cards(trick + parse_cards(["T5"]), hand))]
     []
     """
-    position = winning_position(trick)
-    if position < 0:
+    # ``winning_position`` on the trick's bitset, written out: the expert's rollouts ask
+    # this several times a card. The winner is the highest card of the trumps, else of
+    # the suit led, in the trick.
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    trumps = mask & TRUMPS
+    if trumps:
+        return cards & HIGHER_OF[trumps.bit_length() - 1]
+    led = mask & ~EXCUSE_BIT and SUIT_MASK_OF[trick[1] if trick[0] == EXCUSE else trick[0]]
+    if not led:
         return cards & ~EXCUSE_BIT
-    top = trick[position]
-    above = -(2 << top)  # every index above ``top``: within its suit, the higher cards
-    if top < 21:
-        return cards & TRUMPS & above
-    return cards & TRUMPS | cards & SUIT_MASK_OF[top] & above
+    return cards & TRUMPS | cards & HIGHER_OF[(mask & led).bit_length() - 1]
 
 
 def trick_winner_position(trick: Sequence[int], is_last: bool, excuse_side_swept: bool) -> int:

@@ -31,10 +31,10 @@ from ..cardset import (
     EXCUSE,
     EXCUSE_BIT,
     HALF_POINTS,
+    HIGHER_OF,
     KINGS,
     PETIT,
     PETIT_BIT,
-    SUIT_MASK_OF,
     SUIT_MASKS,
     SUIT_OF,
     TRUMP_SUIT,
@@ -111,14 +111,14 @@ def _petit_sure_au_bout(t: Table) -> bool:
 def _excuse_now(t: Table) -> bool:
     if t.hand.bit_count() <= 2:
         return True
-    if not t.trick or winning_position(t.trick) < 0:
+    position = winning_position(t.trick) if t.trick else -1
+    if position < 0:
         return False
     options = t.legal & ~EXCUSE_BIT
-    position = winning_position(t.trick)
     winner = (t.leader + position) % 4
     if t.same_side(winner) and _is_safe(t, t.trick, len(t.trick)):
         return False
-    if _sure_winners(t, options):
+    if _sure_winners(t, beating_cards(t.trick, options)):
         return False
     card = cheapest(options)
     return HALF_POINTS[card] >= 3 or card == PETIT
@@ -126,7 +126,7 @@ def _excuse_now(t: Table) -> bool:
 
 def _is_master(t: Table, card: int) -> bool:
     """No card still outside the hand beats ``card`` in its own suit (R12: the engine's)."""
-    return not beating_cards((card,), t.unseen) & SUIT_MASK_OF[card]
+    return not HIGHER_OF[card] & t.unseen
 
 
 def _may_beat(t: Table, player: int, above: int, led: int) -> bool:
@@ -145,21 +145,22 @@ def _may_beat(t: Table, player: int, above: int, led: int) -> bool:
 
 def _is_safe(t: Table, trick: list[int], after: int) -> bool:
     """Nobody of the other side playing after position ``after`` can beat ``trick``'s winner."""
-    above = beating_cards(trick, t.unseen)
-    led = led_suit(trick)
+    above, led = -1, -1  # asked of the engine once an opponent is still to play
     for position in range(after, 4):
         player = (t.leader + position) % 4
         if player == t.seat or t.same_side(player):
             continue
+        if above < 0:
+            above, led = beating_cards(trick, t.unseen), led_suit(trick)
         if _may_beat(t, player, above, led):
             return False
     return True
 
 
-def _sure_winners(t: Table, options: int) -> list[int]:
-    """The cards of ``options`` that win the trick and that nobody after can beat."""
+def _sure_winners(t: Table, beaters: int) -> list[int]:
+    """The cards of ``beaters`` (they win the trick) that nobody after can beat."""
     trick, after = t.trick, len(t.trick) + 1
-    return [c for c in cards_of(beating_cards(trick, options)) if _is_safe(t, [*trick, c], after)]
+    return [c for c in cards_of(beaters) if _is_safe(t, [*trick, c], after)]
 
 
 def follow(t: Table, options: int) -> int:
@@ -169,12 +170,12 @@ def follow(t: Table, options: int) -> int:
     winner = (t.leader + position) % 4
     if t.same_side(winner) and _is_safe(t, t.trick, len(t.trick) + 1):
         return _charge(options)
-    sure = _sure_winners(t, options)
+    beaters = beating_cards(t.trick, options)
+    sure = _sure_winners(t, beaters)
     if sure:
         if PETIT in sure:
             return PETIT
         return min(sure, key=lambda c: (c < 21, HALF_POINTS[c] if c < 21 else -HALF_POINTS[c], c))
-    beaters = beating_cards(t.trick, options)
     if beaters and beaters & ~TRUMPS and not t.same_side(winner):
         kings_or_high = [c for c in cards_of(beaters & ~TRUMPS) if HALF_POINTS[c] >= 5]
         if kings_or_high and len(t.trick) == 1:

@@ -1,4 +1,5 @@
-"""R12 for search: ``beating_cards`` names the cards that would win a trick played to it now.
+"""R12 for search: ``beating_cards`` names the cards that would win a trick played to it now,
+and ``HIGHER_OF`` the cards that beat a card in its own suit.
 
 Checked against the independent scorer's trick winner (``oracle``, card codes
 only) on every trick of many random deals, for every card not yet played to
@@ -16,6 +17,7 @@ from engine import (
     ALL_CARDS,
     CODES,
     EXCUSE_BIT,
+    HIGHER_OF,
     Phase,
     apply_in_place,
     beating_cards,
@@ -81,3 +83,22 @@ def test_beating_cards_keeps_only_the_cards_it_is_asked_about() -> None:
     assert beating_cards(trick, 0) == 0
     hand = mask_of(parse_cards(["JH", "2S"]))
     assert beating_cards(trick, hand) == mask_of(parse_cards(["JH"]))
+
+
+def test_R12_the_cards_above_a_card_are_those_of_its_suit_of_higher_rank() -> None:
+    """By codes: trumps by number, suit cards 1 < 2 < ... < 10 < J < N < Q < K."""
+    order = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K"]
+
+    def rank(code: str) -> int:
+        return int(code[1:]) if code.startswith("T") else order.index(code[:-1])
+
+    def suit(code: str) -> str:
+        return "T" if code.startswith("T") else code[-1]
+
+    for card, code in enumerate(CODES):
+        higher = (
+            set()
+            if code == "EX"
+            else {c for c in CODES if c != "EX" and suit(c) == suit(code) and rank(c) > rank(code)}
+        )
+        assert set(_codes(HIGHER_OF[card])) == higher, code
