@@ -97,7 +97,7 @@ def test_every_public_name_is_there() -> None:
 def test_search_is_in_the_public_api() -> None:
     """What ``ai`` searches with: legal cards, make / unmake, R12, the taker's result."""
     search = {"legal_cards", "play_card", "undo_play", "PlayUndo", "beating_cards"}
-    search |= {"winning_position", "led_suit", "taker_result", "discard_rule"}
+    search |= {"winning_position", "led_suit", "taker_result", "discard_rule", "HIGHER_OF"}
     assert search <= PUBLIC
 
 
