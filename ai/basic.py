@@ -25,7 +25,9 @@ Card play.
   is a King or a trump of 16+), it adds its most valuable card ("charger"),
   and plays the Petit there if it must trump. When the other side is
   winning, it wins with the cheapest card that wins if it plays last, or with
-  a King or a sure winner otherwise, and else gives its cheapest card.
+  a King or a sure winner otherwise, and else gives its cheapest card. Which
+  card wins the trick, and which would, it asks the engine (R12:
+  ``winning_position``, ``beating_cards``).
 - The Petit: played when it wins the trick (nobody has trumped and it plays
   last) or when its own side wins; kept otherwise.
 - The Excuse: played to avoid giving a valuable card to the other side, and
@@ -49,9 +51,9 @@ from .cardset import (
     MONDE_BIT,
     PETIT,
     PETIT_BIT,
-    SUIT_MASK_OF,
     SUIT_MASKS,
     TRUMPS,
+    beating_cards,
     cards_of,
     cheapest,
     highest_card,
@@ -160,7 +162,7 @@ def follow(seat: int, taker: int, options: int, trick: list[int], leader: int) -
     our_side = (winner == taker) == (seat == taker)
     if our_side and (last or _is_sure(top)):
         return _charge(options)
-    winners = _winning_cards(options, trick, top)
+    winners = beating_cards(trick, options)
     if winners:
         if last:
             return PETIT if winners & PETIT_BIT else cheapest(winners)
@@ -186,15 +188,6 @@ def _charge(options: int) -> int:
     return cheapest(options)
 
 
-def _winning_cards(options: int, trick: list[int], top: int) -> int:
-    if top < 21:
-        return options & TRUMPS & ~((1 << (top + 1)) - 1)
-    same_suit = options & SUIT_MASK_OF[top]
-    if same_suit:
-        return same_suit & ~((1 << (top + 1)) - 1)
-    return options & TRUMPS
-
-
 def _should_play_excuse(
     seat: int, taker: int, hand: int, legal: int, trick: list[int], leader: int
 ) -> bool:
@@ -209,7 +202,6 @@ def _should_play_excuse(
     if (winner == taker) == (seat == taker):
         return False
     others = legal & ~EXCUSE_BIT
-    top = trick[position]
-    if _winning_cards(others, trick, top):
+    if beating_cards(trick, others):
         return False
     return HALF_POINTS[cheapest(others)] >= 3 or bool(others & PETIT_BIT and others == PETIT_BIT)

@@ -1,19 +1,20 @@
 """The engine's card helpers as the bots use them, and the bots' own choice of a cheap card.
 
-The layout, the per-card tables and the rules are the engine's (``engine.cards``:
+The layout, the per-card tables and the rules are the engine's public API (``engine``:
 0..20 trumps T1..T21, 21 the Excuse, 22..77 suit cards S, H, D, C, ranks 1..K;
-``engine.tricks``: the suit led, the card winning a trick so far). This module
-re-exports what the bots use and adds only judgement: ``cheapest``.
+the suit led, the card winning a trick so far, the cards that would beat it).
+This module re-exports what the bots use and adds only judgement: ``cheapest``.
 """
 
 from __future__ import annotations
 
-from engine.cards import (
+from engine import (
     ALL_CARDS,
     BOUTS,
     EXCUSE,
     EXCUSE_BIT,
     HALF_POINTS,
+    HIGHER_OF,
     KINGS,
     MONDE,
     ORDINARY,
@@ -24,12 +25,14 @@ from engine.cards import (
     SUIT_OF,
     TRUMP_SUIT,
     TRUMPS,
+    beating_cards,
     cards_of,
     highest_card,
+    led_suit,
     lowest_card,
     mask_of,
+    winning_position,
 )
-from engine.tricks import led_suit, winning_position
 
 __all__ = [
     "ALL_CARDS",
@@ -37,6 +40,7 @@ __all__ = [
     "EXCUSE",
     "EXCUSE_BIT",
     "HALF_POINTS",
+    "HIGHER_OF",
     "KINGS",
     "KING_RANK",
     "MONDE",
@@ -51,6 +55,7 @@ __all__ = [
     "SUIT_OR_TRUMP",
     "TRUMPS",
     "TRUMP_SUIT",
+    "beating_cards",
     "cards_of",
     "cheapest",
     "highest_card",
@@ -63,7 +68,7 @@ __all__ = [
 PETIT_BIT = 1 << PETIT
 MONDE_BIT = 1 << MONDE
 KING_RANK = 13
-# By suit number (``engine.cards.suit_of``): the four suits, then trumps.
+# By suit number (``engine.SUIT_OF``): the four suits, then trumps.
 SUIT_OR_TRUMP = (*SUIT_MASKS, TRUMPS)
 
 

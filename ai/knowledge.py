@@ -29,12 +29,14 @@ from .cardset import (
     ALL_CARDS,
     EXCUSE,
     EXCUSE_BIT,
+    HIGHER_OF,
     ORDINARY,
     SUIT_OF,
     SUIT_OR_TRUMP,
     TRUMP_SUIT,
     TRUMPS,
     cards_of,
+    led_suit,
     mask_of,
 )
 
@@ -170,8 +172,12 @@ def knowledge_of(view: engine.View) -> Knowledge:
 
 
 def _read_trick(k: Knowledge, leader: int, cards: tuple[engine.Card, ...] | list[int]) -> None:
-    led = -1
-    top = -1
+    """What each card shows of its player's hand, R11 read backwards (the suit led and the
+    cards that beat a card are the engine's): a card off the suit led shows a void in
+    it, and one that is not a trump a trump void too; a trump that does not beat the
+    trick shows that its player held no trump that would."""
+    led = led_suit(cards)  # set by the first card but the Excuse, which follows it
+    over = TRUMPS  # the trumps that would beat the trick so far: all, until one is in it
     for position, card in enumerate(cards):
         player = (leader + position) % 4
         k.played |= 1 << card
@@ -179,16 +185,16 @@ def _read_trick(k: Knowledge, leader: int, cards: tuple[engine.Card, ...] | list
         if card == EXCUSE:
             continue
         suit = SUIT_OF[card]
-        if led < 0:
-            led = suit
-        elif suit != led:
+        if suit != led:
             k.voids[player] |= 1 << led
             if suit != TRUMP_SUIT:
-                k.voids[player] |= 1 << 4
-        if card < 21:
-            if card < top:
-                k.trump_cap[player] &= (1 << top) - 1
-            top = max(top, card)
+                k.voids[player] |= 1 << TRUMP_SUIT
+        if suit != TRUMP_SUIT:
+            continue
+        if over >> card & 1:  # it wins the trick: only the trumps above it would beat it now
+            over = HIGHER_OF[card]
+        else:
+            k.trump_cap[player] &= ~over
 
 
 def _read_chien(k: Knowledge, view: engine.View) -> None:

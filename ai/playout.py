@@ -1,8 +1,8 @@
 """Card play on an engine ``Deal`` with every hand known, for search.
 
-The rules are the engine's alone: ``engine.tricks.play_card`` moves the cards
+The rules are the engine's alone: ``engine.play_card`` moves the cards
 and settles each trick (R11-R14, the petit au bout R17), and
-``engine.scoring.taker_result`` scores the end (R15-R20) as one number, the
+``engine.taker_result`` scores the end (R15-R20) as one number, the
 taker's result per defender in half points. ``PlayState`` adds only what the
 players infer, not what the rules decide: the voids each seat has shown, which
 the ``expert`` policy reads in rollouts.
@@ -13,9 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine import Deal
-from engine.scoring import taker_result
-from engine.tricks import led_suit, legal_cards, play_card
+from engine import Deal, led_suit, legal_cards, play_card, taker_result
 
 from .cardset import ALL_CARDS, EXCUSE, SUIT_MASKS, SUIT_OF, TRUMP_SUIT, cards_of
 from .expert import Table, play
@@ -72,7 +70,7 @@ class PlayState:
 
 
 def final_value(s: PlayState) -> int:
-    """The taker's result per defender in half points (``engine.scoring.taker_result``)."""
+    """The taker's result per defender in half points (``engine.taker_result``)."""
     return taker_result(s.deal)
 
 

@@ -1,10 +1,10 @@
 """Exact endgame: alpha-beta over the last tricks of a perfect-information deal.
 
 The taker's side maximises the final result per defender
-(``engine.scoring.taker_result``, in half points), the defence minimises it:
+(``engine.taker_result``, in half points), the defence minimises it:
 the two sides' scores are exact opposites, so this is a two-player zero-sum
 game. The search makes and unmakes moves on one engine ``Deal``
-(``engine.tricks.play_card`` / ``undo_play``), so every rule is the engine's;
+(``engine.play_card`` / ``undo_play``), so every rule is the engine's;
 the deal is handed back unchanged. A transposition table, keyed at trick
 starts by the hands and what the taker's side has gathered, stores bounds;
 ``minimax`` is the plain search the tests compare it with.
@@ -12,9 +12,7 @@ starts by the hands and what the taker's side has gathered, stores bounds;
 
 from __future__ import annotations
 
-from engine import PETIT, Deal
-from engine.scoring import taker_result
-from engine.tricks import legal_cards, play_card, undo_play
+from engine import PETIT, Deal, legal_cards, play_card, taker_result, undo_play
 
 from .cardset import BOUTS, HALF_POINTS, SUIT_OF, cards_of
 

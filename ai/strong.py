@@ -46,9 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
-from engine import Contract, Deal, Phase, TarotError, poignee_offers
-from engine.chien import discard_rule
-from engine.scoring import taker_result
+from engine import Contract, Deal, Phase, TarotError, discard_rule, poignee_offers, taker_result
 
 from . import basic, expert
 from .cardset import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of, mask_of

@@ -4,7 +4,8 @@
     tarot bot --server ws://host:8765/ --table new --deals 3 --start --policy ai:expert
 
 ``--policy module:Class`` names a ``clients.python.Bot`` subclass (built with
-no arguments); ``--policy ai:LEVEL`` one of our engine's AI levels. Prints one
+no arguments); ``--policy ai:LEVEL`` one of our engine's AI levels
+(``engine_bot.EngineBot``). Prints one
 JSON line at the end: the table, the seat and the totals.
 """
 
@@ -50,7 +51,9 @@ def add_parser(sub: Any) -> None:
 
 def load_policy(spec: str) -> Bot:
     """The bot a ``--policy`` names; ``ValueError`` with a one-line reason if it cannot."""
-    from clients.python import Bot, EngineBot
+    from clients.python import Bot
+
+    from .engine_bot import EngineBot
 
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:

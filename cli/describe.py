@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine import CODES
-from engine.events import (
+from engine import (
+    CODES,
     BidMade,
     CardPlayed,
     ChelemDeclared,

@@ -5,7 +5,9 @@
     tarot play --server ws://host:8765/ --table AbC123
     tarot play --server ws://host:8765/ --watch AbC123   # as a spectator
 
-Without ``--server`` a server runs inside this process on a free port.
+Without ``--server`` a server runs inside this process on a free port
+(``play_server``): the terminal client is handed a way to start it, and
+imports nothing of the server itself.
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from clients.terminal import TableApp
 
+    from .play_server import play_server
+
     if args.watch and (not args.server or args.table):
         print("tarot play: --watch needs --server, and no --table", file=sys.stderr)
         return 2
@@ -60,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
         name=args.name,
         deals=args.deals,
         ai_level=args.ai,
-        ai_pause=args.ai_pause,
         codec="json" if args.json else "msgpack",
+        local_server=None if args.server else play_server(args.ai_pause),
     )
     totals = app.run()
     if totals is not None:

@@ -9,10 +9,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engine import Contract, apply_in_place, random_action, score, to_record
-from engine.deal import new_deal
-from engine.events import deal_events, step
-from engine.state import Deal
+from engine import (
+    Contract,
+    Deal,
+    apply_in_place,
+    deal_events,
+    new_deal,
+    random_action,
+    score,
+    step,
+    to_record,
+)
 
 from .argtypes import at_least
 from .describe import describe_event

@@ -85,6 +85,9 @@ SUIT_MASK_OF: tuple[int, ...] = tuple(
 RANK_OF: tuple[int, ...] = tuple(
     i if i < 21 else -1 if i == EXCUSE else (i - 22) % 14 for i in range(DECK_SIZE)
 )
+# Per card, the cards of its suit (trumps for a trump) that rank above it, which beat
+# it in a trick (R12): the higher indices of its suit mask; none for the Excuse.
+HIGHER_OF: tuple[int, ...] = tuple(SUIT_MASK_OF[i] & -(2 << i) for i in range(DECK_SIZE))
 
 # Per byte of a bitset, the half points of every 8-bit pattern: summing a hand's
 # points is then ten table look-ups instead of one per card.

@@ -25,7 +25,17 @@ from .game import CANCEL_RULES, apply_in_place
 from .state import Deal, Phase
 
 FORMAT = "tarot-record/1"
-FIELDS = {"format", "dealer", "hands", "chien", "bids", "discard", "chelem", "poignees", "plays"}
+RECORD_FIELDS = {
+    "format",
+    "dealer",
+    "hands",
+    "chien",
+    "bids",
+    "discard",
+    "chelem",
+    "poignees",
+    "plays",
+}
 
 
 def to_record(deal: Deal) -> dict[str, Any]:
@@ -141,7 +151,7 @@ def _missing(deal: Deal) -> str:
 def _deal_of(record: Any) -> Deal:
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
-    unknown = set(record) - FIELDS
+    unknown = set(record) - RECORD_FIELDS
     if unknown:
         raise RecordError(f"unknown field {sorted(unknown)[0]!r}")
     if record.get("format") != FORMAT:

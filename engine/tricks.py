@@ -7,9 +7,11 @@ the winner, where the Excuse goes, the 0.5 point it may cost its side, and at
 trick 18 the petit au bout. It returns a ``PlayUndo``: what ``undo_play`` needs
 to put the deal back exactly as it was, so that search can make and unmake
 moves on one ``Deal`` instead of copying it; ``move_card`` is the same move
-without that record, for ``game.apply_in_place``. Nothing here allocates per
-call beyond small ints and that record, because AI search runs this loop
-millions of times.
+without that record, for ``game.apply_in_place``. ``winning_position`` and
+``beating_cards`` answer R12 on a trick still being played, so that search
+asks which card wins, and which cards would, instead of comparing ranks
+itself. Nothing here allocates per call beyond small ints and that record,
+because AI search runs this loop millions of times.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .cards import (
     CODES,
     EXCUSE,
     EXCUSE_BIT,
+    HIGHER_OF,
     PETIT,
     SUIT_MASK_OF,
     SUIT_MASKS,
@@ -72,6 +75,13 @@ def legal_cards(hand: int, trick: Sequence[int]) -> int:
     trumps are led, trump and overtrump when possible; the Excuse always.
     ``led_suit_mask`` and ``highest_trump`` written out: search calls this for
     every card it tries.
+
+    >>> from engine import card_code, cards_of, legal_cards, mask_of, parse_cards
+    >>> hand = mask_of(parse_cards(["2H", "T3", "EX", "KS"]))
+    >>> [card_code(c) for c in cards_of(legal_cards(hand, parse_cards(["10H"])))]
+    ['EX', '2H']
+    >>> [card_code(c) for c in cards_of(legal_cards(hand, parse_cards(["10D"])))]
+    ['T3', 'EX']
     """
     if not trick:
         return hand
@@ -132,6 +142,38 @@ def winning_position(trick: Sequence[int]) -> int:
             best_position, best_key = position, key
         position += 1
     return best_position
+
+
+def beating_cards(trick: Sequence[int], cards: int) -> int:
+    """The cards of the bitset ``cards`` that would win ``trick`` if played to it now (R12).
+
+    Above the winning card: higher trumps when it is a trump, else every trump
+    and the higher cards of its suit (the suit led); on a trick not begun, or
+    holding only the Excuse, every card but the Excuse, which never wins
+    (R13). Whether a card may be played is ``legal_cards``'s question (R11):
+    search asks this of legal cards, or of the cards another seat may hold.
+
+    >>> from engine import beating_cards, card_code, cards_of, mask_of, parse_cards
+    >>> trick = parse_cards(["10H", "KH"])
+    >>> hand = mask_of(parse_cards(["QH", "1S", "T2", "EX"]))
+    >>> [card_code(c) for c in cards_of(beating_cards(trick, hand))]
+    ['T2']
+    >>> [card_code(c) for c in cards_of(beating_cards(trick + parse_cards(["T5"]), hand))]
+    []
+    """
+    # ``winning_position`` on the trick's bitset, written out: the expert's rollouts ask
+    # this several times a card. The winner is the highest card of the trumps, else of
+    # the suit led, in the trick.
+    mask = 0
+    for card in trick:
+        mask |= 1 << card
+    trumps = mask & TRUMPS
+    if trumps:
+        return cards & HIGHER_OF[trumps.bit_length() - 1]
+    led = mask & ~EXCUSE_BIT and SUIT_MASK_OF[trick[1] if trick[0] == EXCUSE else trick[0]]
+    if not led:
+        return cards & ~EXCUSE_BIT
+    return cards & TRUMPS | cards & HIGHER_OF[(mask & led).bit_length() - 1]
 
 
 def trick_winner_position(trick: Sequence[int], is_last: bool, excuse_side_swept: bool) -> int:
@@ -279,6 +321,7 @@ def _finish(deal: Deal, ended_with_led_excuse: bool) -> None:
 
 __all__ = [
     "PlayUndo",
+    "beating_cards",
     "highest_trump",
     "led_suit",
     "led_suit_mask",

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import engine
-from engine import events as ev
 
 from . import models as m
 
@@ -133,32 +132,32 @@ def view_model(view: engine.View, deal_number: int) -> m.SeatView:
 # itself, with what only it knows: DealStarted with the deal's number, DealScored
 # with the series' totals.
 WireEvent = (
-    ev.HandDealt
-    | ev.BidMade
-    | ev.TakerKnown
-    | ev.ChienRevealed
-    | ev.DiscardMade
-    | ev.DiscardKept
-    | ev.ChelemDeclared
-    | ev.PoigneeShown
-    | ev.CardPlayed
-    | ev.TrickTaken
-    | ev.DealCancelled
+    engine.HandDealt
+    | engine.BidMade
+    | engine.TakerKnown
+    | engine.ChienRevealed
+    | engine.DiscardMade
+    | engine.DiscardKept
+    | engine.ChelemDeclared
+    | engine.PoigneeShown
+    | engine.CardPlayed
+    | engine.TrickTaken
+    | engine.DealCancelled
 )
 WIRE_EVENTS = (
-    ev.HandDealt,
-    ev.BidMade,
-    ev.TakerKnown,
-    ev.ChienRevealed,
-    ev.DiscardMade,
-    ev.DiscardKept,
-    ev.ChelemDeclared,
-    ev.PoigneeShown,
-    ev.CardPlayed,
-    ev.TrickTaken,
-    ev.DealCancelled,
+    engine.HandDealt,
+    engine.BidMade,
+    engine.TakerKnown,
+    engine.ChienRevealed,
+    engine.DiscardMade,
+    engine.DiscardKept,
+    engine.ChelemDeclared,
+    engine.PoigneeShown,
+    engine.CardPlayed,
+    engine.TrickTaken,
+    engine.DealCancelled,
 )
-TABLE_EVENTS = (ev.DealStarted, ev.DealScored)
+TABLE_EVENTS = (engine.DealStarted, engine.DealScored)
 
 
 def event_model(event: WireEvent) -> m.Model:
@@ -167,7 +166,7 @@ def event_model(event: WireEvent) -> m.Model:
     return convert(event)
 
 
-def _trick_event(event: ev.TrickTaken) -> m.TrickEvent:
+def _trick_event(event: engine.TrickTaken) -> m.TrickEvent:
     trick = event.trick
     return m.TrickEvent(
         number=event.number,
@@ -180,24 +179,24 @@ def _trick_event(event: ev.TrickTaken) -> m.TrickEvent:
     )
 
 
-def _poignee_event(event: ev.PoigneeShown) -> m.PoigneeEvent:
+def _poignee_event(event: engine.PoigneeShown) -> m.PoigneeEvent:
     return m.PoigneeEvent(seat=event.seat, level=level_code(event.level), cards=codes(event.cards))
 
 
 _EVENT_MODELS: dict[type[WireEvent], Callable[[Any], m.Model]] = {
-    ev.HandDealt: lambda e: m.HandEvent(seat=e.seat, cards=codes(e.cards)),
-    ev.BidMade: lambda e: m.BidEvent(seat=e.seat, contract=contract_code(e.contract)),
-    ev.TakerKnown: lambda e: m.TakerEvent(seat=e.taker, contract=contract_code(e.contract)),
-    ev.ChienRevealed: lambda e: m.ChienEvent(cards=codes(e.cards)),
-    ev.DiscardMade: lambda e: m.DiscardEvent(seat=e.seat, trumps=codes(e.trumps)),
-    ev.DiscardKept: lambda e: m.DiscardKeptEvent(
+    engine.HandDealt: lambda e: m.HandEvent(seat=e.seat, cards=codes(e.cards)),
+    engine.BidMade: lambda e: m.BidEvent(seat=e.seat, contract=contract_code(e.contract)),
+    engine.TakerKnown: lambda e: m.TakerEvent(seat=e.taker, contract=contract_code(e.contract)),
+    engine.ChienRevealed: lambda e: m.ChienEvent(cards=codes(e.cards)),
+    engine.DiscardMade: lambda e: m.DiscardEvent(seat=e.seat, trumps=codes(e.trumps)),
+    engine.DiscardKept: lambda e: m.DiscardKeptEvent(
         seat=e.seat, cards=codes(e.cards), points=number(e.points)
     ),
-    ev.ChelemDeclared: lambda e: m.ChelemEvent(seat=e.seat, announced=e.announced),
-    ev.PoigneeShown: _poignee_event,
-    ev.CardPlayed: lambda e: m.CardEvent(seat=e.seat, card=engine.CODES[e.card]),
-    ev.TrickTaken: _trick_event,
-    ev.DealCancelled: lambda e: m.CancelledEvent(reason=e.reason),
+    engine.ChelemDeclared: lambda e: m.ChelemEvent(seat=e.seat, announced=e.announced),
+    engine.PoigneeShown: _poignee_event,
+    engine.CardPlayed: lambda e: m.CardEvent(seat=e.seat, card=engine.CODES[e.card]),
+    engine.TrickTaken: _trick_event,
+    engine.DealCancelled: lambda e: m.CancelledEvent(reason=e.reason),
 }
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import engine
-from engine.cards import KINGS, TRUMPS
+from engine import KINGS, TRUMPS
 from server.table import transitions
 
 

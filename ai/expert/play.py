@@ -1,7 +1,8 @@
 """The expert's card play, from ``knowledge`` (cards played, voids shown, trump caps).
 
 - a card is "master" when no higher card of its suit is left outside the hand;
-  a trick is "safe" when no later player can still beat its winner;
+  a trick is "safe" when no later player can still beat its winner (which
+  cards would beat it is the engine's answer, R12: ``beating_cards``);
 - follow: on a safe trick held by its side, give points ("charger"), the Petit
   included; against the other side, win as cheaply as possible when it can be
   sure to hold, otherwise give the cheapest card; the Petit is only played
@@ -30,14 +31,15 @@ from ..cardset import (
     EXCUSE,
     EXCUSE_BIT,
     HALF_POINTS,
+    HIGHER_OF,
     KINGS,
     PETIT,
     PETIT_BIT,
-    SUIT_MASK_OF,
     SUIT_MASKS,
     SUIT_OF,
     TRUMP_SUIT,
     TRUMPS,
+    beating_cards,
     cards_of,
     cheapest,
     highest_card,
@@ -109,82 +111,71 @@ def _petit_sure_au_bout(t: Table) -> bool:
 def _excuse_now(t: Table) -> bool:
     if t.hand.bit_count() <= 2:
         return True
-    if not t.trick or winning_position(t.trick) < 0:
+    position = winning_position(t.trick) if t.trick else -1
+    if position < 0:
         return False
     options = t.legal & ~EXCUSE_BIT
-    position = winning_position(t.trick)
     winner = (t.leader + position) % 4
-    if t.same_side(winner) and _is_safe(t, t.trick[position], len(t.trick)):
+    if t.same_side(winner) and _is_safe(t, t.trick, len(t.trick)):
         return False
-    if _sure_winners(t, options):
+    if _sure_winners(t, beating_cards(t.trick, options)):
         return False
     card = cheapest(options)
     return HALF_POINTS[card] >= 3 or card == PETIT
 
 
 def _is_master(t: Table, card: int) -> bool:
-    """No card still outside the hand beats ``card`` in its own suit."""
-    higher = SUIT_MASK_OF[card] & ~((2 << card) - 1)
-    return not (higher & t.unseen)
+    """No card still outside the hand beats ``card`` in its own suit (R12: the engine's)."""
+    return not HIGHER_OF[card] & t.unseen
 
 
-def _may_beat(t: Table, player: int, top: int, led: int) -> bool:
-    """Could ``player``, still to play, beat ``top`` (led suit ``led``, TRUMP_SUIT for trumps)?"""
+def _may_beat(t: Table, player: int, above: int, led: int) -> bool:
+    """Could ``player``, still to play, beat the trick (led suit ``led``, TRUMP_SUIT for
+    trumps), ``above`` being the cards outside the hand that would beat it?"""
     voids = t.voids[player]
-    higher_trumps = TRUMPS & ~((2 << top) - 1) if top < 21 else TRUMPS
+    trumps_above = above & TRUMPS
     if led == TRUMP_SUIT:
-        return not voids >> TRUMP_SUIT & 1 and bool(t.unseen & higher_trumps)
+        return not voids >> TRUMP_SUIT & 1 and bool(trumps_above)
     suit_left = t.unseen & SUIT_MASKS[led]
-    if top >= 21:
-        higher_in_suit = suit_left & ~((2 << top) - 1)
-        if higher_in_suit and not voids >> led & 1:
-            return True
+    if above & suit_left and not voids >> led & 1:
+        return True
     may_trump = bool(voids >> led & 1 or suit_left.bit_count() <= 2) and not voids >> TRUMP_SUIT & 1
-    return may_trump and bool(t.unseen & higher_trumps)
+    return may_trump and bool(trumps_above)
 
 
-def _is_safe(t: Table, top: int, after: int) -> bool:
-    """Nobody of the other side playing after position ``after`` can beat ``top``."""
-    led = led_suit(t.trick) if t.trick else SUIT_OF[top]
+def _is_safe(t: Table, trick: list[int], after: int) -> bool:
+    """Nobody of the other side playing after position ``after`` can beat ``trick``'s winner."""
+    above, led = -1, -1  # asked of the engine once an opponent is still to play
     for position in range(after, 4):
         player = (t.leader + position) % 4
         if player == t.seat or t.same_side(player):
             continue
-        if _may_beat(t, player, top, led):
+        if above < 0:
+            above, led = beating_cards(trick, t.unseen), led_suit(trick)
+        if _may_beat(t, player, above, led):
             return False
     return True
 
 
-def _beaters(options: int, top: int) -> int:
-    if top < 21:
-        return options & TRUMPS & ~((2 << top) - 1)
-    same = options & SUIT_MASK_OF[top]
-    if same:
-        return same & ~((2 << top) - 1)
-    return options & TRUMPS
-
-
-def _sure_winners(t: Table, options: int) -> list[int]:
-    position = winning_position(t.trick)
-    top = t.trick[position]
-    after = len(t.trick) + 1
-    return [c for c in cards_of(_beaters(options, top)) if _is_safe(t, c, after)]
+def _sure_winners(t: Table, beaters: int) -> list[int]:
+    """The cards of ``beaters`` (they win the trick) that nobody after can beat."""
+    trick, after = t.trick, len(t.trick) + 1
+    return [c for c in cards_of(beaters) if _is_safe(t, [*trick, c], after)]
 
 
 def follow(t: Table, options: int) -> int:
     position = winning_position(t.trick)
     if position < 0:  # only the Excuse so far: as if leading
         return lead(t, options)
-    top = t.trick[position]
     winner = (t.leader + position) % 4
-    if t.same_side(winner) and _is_safe(t, top, len(t.trick) + 1):
+    if t.same_side(winner) and _is_safe(t, t.trick, len(t.trick) + 1):
         return _charge(options)
-    sure = _sure_winners(t, options)
+    beaters = beating_cards(t.trick, options)
+    sure = _sure_winners(t, beaters)
     if sure:
         if PETIT in sure:
             return PETIT
         return min(sure, key=lambda c: (c < 21, HALF_POINTS[c] if c < 21 else -HALF_POINTS[c], c))
-    beaters = _beaters(options, top)
     if beaters and beaters & ~TRUMPS and not t.same_side(winner):
         kings_or_high = [c for c in cards_of(beaters & ~TRUMPS) if HALF_POINTS[c] >= 5]
         if kings_or_high and len(t.trick) == 1:

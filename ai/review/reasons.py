@@ -23,8 +23,7 @@ from typing import Any
 
 import engine
 from ai.cardset import KINGS, SUIT_MASK_OF, SUIT_OF
-from engine import EXCUSE, PETIT, Deal
-from engine.cards import SUIT_NAMES
+from engine import EXCUSE, PETIT, SUIT_NAMES, Deal
 
 from .decisions import Decision
 

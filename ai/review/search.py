@@ -4,7 +4,7 @@ The same search as ``strong`` (its sampler, its rebuild through the engine,
 its rollouts by the ``expert`` policy, the exact solver in the last
 ``ENDGAME_TRICKS`` tricks), but instead of playing the best option it keeps
 the mean of every option, in points of the deciding seat's own score
-(``engine.scoring.taker_result`` halves: the taker scores 1.5 times them, a
+(``engine.taker_result`` halves: the taker scores 1.5 times them, a
 defender -0.5 times them). Every option is tried on the same samples, so the
 difference between two options is measured more precisely than either value.
 

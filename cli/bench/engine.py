@@ -20,11 +20,17 @@ import statistics
 import time
 from typing import Any, NamedTuple
 
-from engine import Phase, apply_in_place, random_action, score
-from engine.cards import Card
-from engine.deal import new_deal
-from engine.scoring import taker_result
-from engine.tricks import legal_cards, play_card
+from engine import (
+    Card,
+    Phase,
+    apply_in_place,
+    legal_cards,
+    new_deal,
+    play_card,
+    random_action,
+    score,
+    taker_result,
+)
 
 from .bitset_loop import random_deal
 

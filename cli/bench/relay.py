@@ -28,7 +28,7 @@ import msgpack
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from engine.cards import CODES
+from engine import CODES
 from server.net.outbox import Outbox
 from server.settings import Settings
 

@@ -17,7 +17,6 @@ from protocol.convert import engine_view
 from .bot import Bot, play_table
 from .client import Client, WireAction
 from .connection import CodecName, TarotSocket
-from .enginebot import EngineBot
 from .errors import BadURL, ClientError, ConnectionLost, Disconnected, ServerError, Unreachable
 from .state import TableState
 
@@ -29,7 +28,6 @@ __all__ = [
     "CodecName",
     "ConnectionLost",
     "Disconnected",
-    "EngineBot",
     "ServerError",
     "TableState",
     "TarotSocket",

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from engine.cards import HAND_SIZE
 from protocol import ServerMessage
 from protocol import models as m
 
@@ -43,7 +42,7 @@ def fresh_view(seat: int | None, deal_number: int, dealer: int) -> m.SeatView:
         phase="bidding",
         to_act=None,
         hand=[],
-        hand_sizes=[HAND_SIZE] * 4,
+        hand_sizes=[engine.HAND_SIZE] * 4,
         bids=[],
         taker=None,
         contract=None,

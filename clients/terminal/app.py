@@ -7,8 +7,9 @@
 A poignee offer comes with the trumps the server would show; Space swaps
 them for others of your hand before Enter shows them.
 
-Without a server URL it starts a local server in this process on a free port,
-creates a table of ``deals`` deals, takes seat 0 and starts it against AI.
+Without a server URL it starts the local server it was given (``local_server``:
+``tarot play`` runs one in its process, ``cli/play_server.py``), creates a
+table of ``deals`` deals, takes seat 0 and starts it against AI.
 With ``watch=True`` it follows ``table_id`` as a spectator: the public events
 only, no seat, nothing to decide.
 Everything it shows is ``client.state``; every decision is one of the
@@ -42,6 +43,7 @@ from .decisions import (
     prompt_text,
     swap_poignee_card,
 )
+from .local_server import LocalServer, StartServer
 from .serverlog import ServerLog
 
 
@@ -77,13 +79,15 @@ class TableApp(App[list[m.Points] | None]):
         name: str = "",
         deals: int = 1,
         ai_level: m.AiLevel = "expert",
-        ai_pause: float = 0.5,
         codec: Any = "msgpack",
         watch: bool = False,
+        local_server: StartServer | None = None,
     ) -> None:
         super().__init__()
         if watch and (url is None or table_id is None):
             raise ValueError("watching needs a server URL and a table id")
+        if url is None and local_server is None:
+            raise ValueError("without a server URL, a local server to start is needed")
         self.url = url
         self.spectator = watch
         self.table_id = table_id
@@ -91,10 +95,10 @@ class TableApp(App[list[m.Points] | None]):
         self.player_name = name
         self.deals = deals
         self.ai_level: m.AiLevel = ai_level
-        self.ai_pause = ai_pause
         self.codec = codec
         self.client: Client | None = None
-        self.server: Any = None  # a local server.app.App when no URL is given
+        self.start_server = local_server
+        self.server: LocalServer | None = None  # the local server, once started
         self.server_log: ServerLog | None = None  # its warnings, into the log
         self.decision = Decision("wait", prompt="Connecting...")
         self.cursor = 0
@@ -146,12 +150,10 @@ class TableApp(App[list[m.Points] | None]):
     async def _connect(self) -> Client:
         url = self.url
         if url is None:
-            from server.app import App as ServerApp
-            from server.settings import Settings
-
+            assert self.start_server is not None  # __init__ checked it
             self.server_log = ServerLog(self.log_line, self.call_from_thread).attach()
-            self.server = await ServerApp.start(Settings(port=0, ai_pause_seconds=self.ai_pause))
-            url = f"ws://127.0.0.1:{self.server.port}/"
+            self.server = await self.start_server()
+            url = self.server.url
             self.log_line(f"Local server on {url}")
         self.client = await Client.connect(url, self.codec)
         return self.client
@@ -387,6 +389,6 @@ class TableApp(App[list[m.Points] | None]):
             await client.close()
         server, self.server = self.server, None
         if server is not None:
-            await server.stop(drain_seconds=0)
+            await server.stop()
         if self.server_log is not None:
             self.server_log.detach()

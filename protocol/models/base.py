@@ -15,8 +15,8 @@ from pydantic import (
 )
 
 # The one definition of each, re-exported: a sheet's numbers, why a deal was cancelled.
-from engine.scoring import Points as Points
-from engine.state import Cancellation as Cancellation
+from engine import Cancellation as Cancellation
+from engine import Points as Points
 
 PROTOCOL_VERSION = 2  # the newest (protocol/versions.py: every version spoken)
 MAX_FRAME_BYTES = 64 * 1024

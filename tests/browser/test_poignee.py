@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.cards import TRUMPS
+from engine import TRUMPS
 
 from ..deal_seeds import deal_from, where
 from .conftest import NewPlayer

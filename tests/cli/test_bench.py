@@ -9,9 +9,7 @@ import pytest
 
 from cli.bench.bitset_loop import _legal, random_deal
 from cli.main import main
-from engine import EXCUSE
-from engine.cards import SUIT_MASK_OF
-from engine.tricks import legal_cards
+from engine import EXCUSE, SUIT_MASK_OF, legal_cards
 
 
 def test_bench_engine_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,7 +36,7 @@ def test_bench_engine_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("seed", range(20))
 def test_the_bitset_loop_plays_legal_cards(seed: int) -> None:
-    """The yardstick's own legal mask is R11's (``engine.tricks.legal_cards``), and it ends."""
+    """The yardstick's own legal mask is R11's (``engine.legal_cards``), and it ends."""
     rng = random.Random(seed)
     for _ in range(200):
         hand = rng.getrandbits(78)

@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from cli.bench.clients import open_seat, pack
 from cli.bench.processes import free_port, scrape
 from cli.bench.relay import relay_server
-from engine.cards import CODES
+from engine import CODES
 
 
 @pytest.fixture

@@ -8,13 +8,13 @@ import socket
 import pytest
 
 import engine
+from cli.engine_bot import EngineBot
 from clients.python import (
     BadURL,
     Bot,
     Client,
     ClientError,
     Disconnected,
-    EngineBot,
     ServerError,
     TableState,
     Unreachable,

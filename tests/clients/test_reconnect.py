@@ -7,7 +7,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import engine
-from clients.python import Client, EngineBot, TableState, play_table
+from cli.engine_bot import EngineBot
+from clients.python import Client, TableState, play_table
 from protocol import models as m
 from protocol.convert import view_model
 from server.app import App

@@ -10,6 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import RichLog, Static
 
 from cli.main import main
+from cli.play_server import play_server
 from clients.python import Bot, Client, TableState, play_table
 from clients.python.printable import printable
 from clients.terminal import TableApp
@@ -109,7 +110,7 @@ def shown(app: TableApp, widget: str) -> str:
 
 
 async def test_tarot_play_plays_a_series_on_its_own_local_server() -> None:
-    app = TableApp(deals=2, ai_pause=0)
+    app = TableApp(deals=2, local_server=play_server(0))
     async with app.run_test(size=(120, 40)) as pilot:
         async with asyncio.timeout(90):
             seen = await play_by_keys(pilot, app)
@@ -277,9 +278,15 @@ async def refuse_a_card(pilot: AppPilot, app: TableApp) -> tuple[str, str]:
             await decide(pilot, app, seen)
 
 
+def test_without_a_url_the_terminal_is_handed_a_server_to_start() -> None:
+    """The terminal starts no server of its own: ``tarot play`` hands it one (cli/)."""
+    with pytest.raises(ValueError, match="a local server to start is needed"):
+        TableApp()
+
+
 async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
     """The engine's reason, in the player's terms: 'you must follow spades (R11)'."""
-    app = TableApp(deals=1, ai_pause=0, ai_level="random")
+    app = TableApp(deals=1, ai_level="random", local_server=play_server(0))
     async with app.run_test(size=(120, 40)) as pilot:
         async with asyncio.timeout(90):
             card, prompt = await refuse_a_card(pilot, app)

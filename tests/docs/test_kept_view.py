@@ -332,7 +332,7 @@ class RecordedTable:
 
 def a_poignee_dealt(seed: str) -> bool:
     deal = engine.new_deal(0, bytes.fromhex(seed))
-    trumps = engine.cards.TRUMPS | engine.cards.EXCUSE_BIT
+    trumps = engine.TRUMPS | engine.EXCUSE_BIT
     return any((hand & trumps).bit_count() >= 10 for hand in deal.dealt)
 
 

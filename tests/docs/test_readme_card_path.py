@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine import events, game
+import engine
 from server.net.connection import Connection
 from server.node.runtime import TableRuntime
 from server.node.tables import Tables
@@ -30,9 +30,9 @@ CALLS: list[tuple[Callable[..., Any], str]] = [
     (Connection._act, "action_of("),
     (Connection._act, "runtime.transact(lambda d, s: tr.act("),
     (transitions.act, "engine.step("),
-    (events.step, "apply(deal, action)"),
-    (game.apply, "apply_in_place("),
-    (game.apply_in_place, "legal_cards("),
+    (engine.step, "apply(deal, action)"),
+    (engine.apply, "apply_in_place("),
+    (engine.apply_in_place, "legal_cards("),
     (TableRuntime.transact, "committed_update("),
     (TableRuntime.transact, "self.services.store.commit("),
     (TableRuntime.transact, "self.apply_update("),

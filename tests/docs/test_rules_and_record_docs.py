@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import apply, load_record, new_deal, random_action, score, to_record
-from engine.records import FIELDS
+from engine import RECORD_FIELDS, apply, load_record, new_deal, random_action, score, to_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "docs" / "RULES.md"
@@ -43,7 +42,7 @@ def test_every_ruling_the_engine_cites_is_written_out() -> None:
 
 def test_record_fields_are_described() -> None:
     text = RECORD.read_text()
-    for field in FIELDS:
+    for field in RECORD_FIELDS:
         assert f"| `{field}` |" in text, field
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cli.main import main
-from engine.records import load_record
+from engine import load_record
 from tests.engine.oracle import score_record
 
 from .make_records import CANCELLED, CASES, build

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import engine
-from engine.cards import EXCUSE_BIT, TRUMPS, Card
+from engine import EXCUSE_BIT, TRUMPS, Card
 from protocol import models as m
 from server.table import seating
 from server.table import transitions as tr

@@ -1,8 +1,10 @@
 """Our engine's AI levels (``ai.make_bot``) as client bots, deciding from the client's view.
 
-The wire view (``SeatView`` plus ``LegalChoices``) is turned back into the
-``engine.View`` that the AI reads (``protocol.convert.engine_view``), and its
-action into the wire's. The decision is the AI's.
+``tarot bot --policy ai:LEVEL`` plays with one. The wire view (``SeatView``
+plus ``LegalChoices``) is turned back into the ``engine.View`` that the AI
+reads (``protocol.convert.engine_view``), and its action into the wire's.
+The decision is the AI's. It lives here, not in the client library, since a
+client imports nothing above it: the library is the protocol's, the AI ours.
 """
 
 from __future__ import annotations
@@ -10,11 +12,9 @@ from __future__ import annotations
 import random
 
 import ai
+from clients.python import Bot, WireAction
 from protocol import models as m
 from protocol.convert import action_model, engine_view
-
-from .bot import Bot
-from .client import WireAction
 
 
 class EngineBot(Bot):
