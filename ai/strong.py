@@ -19,7 +19,7 @@ engine's own ``play_card`` and ``taker_result``.
   budget and measured worse: at 400 ms it leaves ~1.7x the samples of 100 ms
   where plain rollouts leave ~4x, and 400 ms with it beat 100 ms by only
   +0.8 [-7.8, +9.2] over 79 deals, against +3.71 [+1.13, +6.49] over 662
-  deals without it (README, "More time").
+  deals without it (docs/BENCHMARKS.md, "AI").
 - Bidding: each contract it may bid is played out on the samples (the chien
   taken and discarded by the expert's rule, or left for garde sans / contre);
   it bids the contract with the best mean score if that beats passing (0).

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from ai.review.judge import DEFAULT_BUDGET_MS, Job, Settings, review
+from ai.review.judge import DEFAULT_BUDGET_MS, Job, ReviewSettings, review
 from ai.review.noise import compare
 from engine import RecordError, parse_record
 
@@ -81,7 +81,7 @@ def _read(name: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     seats = tuple(sorted(set(args.seats))) if args.seats else (0, 1, 2, 3)
-    settings = Settings(budget_ms=args.budget_ms, seed=args.seed, seats=seats)
+    settings = ReviewSettings(budget_ms=args.budget_ms, seed=args.seed, seats=seats)
     workers = args.workers or os.cpu_count() or 1
     if args.noise is None and len(args.records) > 1:
         print("tarot review: one RECORD at a time (several only with --noise)", file=sys.stderr)
@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _noise(records: list[Any], settings: Settings, seed2: int, workers: int) -> dict[str, Any]:
+def _noise(
+    records: list[Any], settings: ReviewSettings, seed2: int, workers: int
+) -> dict[str, Any]:
     other = dataclasses.replace(settings, seed=seed2)
     a: list[dict[str, Any]] = []
     b: list[dict[str, Any]] = []
@@ -126,7 +128,7 @@ def render_noise(f: dict[str, Any]) -> str:
 
 def _review(
     record: Any,
-    settings: Settings,
+    settings: ReviewSettings,
     workers: int,
     progress: Callable[[int, int], None] | None,
 ) -> dict[str, Any]:

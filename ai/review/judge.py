@@ -12,7 +12,7 @@ defenders' worth, so a taker's loss is divided by 3) and marked by
 ``THRESHOLDS``: inaccuracy, mistake, blunder. A loss inside ``NOISE_SIGMAS``
 standard errors of its own paired samples is never marked, whatever its
 size. The thresholds sit above the noise measured between two seeds at the
-default budget (README, "Deal review").
+default budget (docs/BENCHMARKS.md, "Deal review").
 
 Hindsight. In the last ``HINDSIGHT_TRICKS`` tricks, where it is cheap, each
 card is also solved exactly with every hand known (``solver.best_moves`` on
@@ -50,7 +50,7 @@ VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class ReviewSettings:
     budget_ms: float = DEFAULT_BUDGET_MS
     seed: int = 0
     seats: tuple[int, ...] = (0, 1, 2, 3)
@@ -65,10 +65,10 @@ class Settings:
             raise ValueError(f"seats must be among 0-3, not {list(self.seats)}")
 
 
-def reviewer_of(settings: Settings) -> str:
+def reviewer_of(settings: ReviewSettings) -> str:
     """The name a stored review is kept under: the analysis's version and its settings.
 
-    >>> reviewer_of(Settings())
+    >>> reviewer_of(ReviewSettings())
     'strong-review/1 budget=100 seed=0 seats=0123'
     """
     seats = "".join(str(s) for s in settings.seats)
@@ -77,11 +77,11 @@ def reviewer_of(settings: Settings) -> str:
     return f"{name} seats={seats}{samples}"
 
 
-Job = tuple[str, int, Settings]
+Job = tuple[str, int, ReviewSettings]
 Mapper = Callable[[Callable[[Job], dict[str, Any]], Iterable[Job]], Iterator[dict[str, Any]]]
 
 
-def jobs(record: Any, settings: Settings) -> list[Job]:
+def jobs(record: Any, settings: ReviewSettings) -> list[Job]:
     """One job per decision of the chosen seats; ``engine.RecordError`` for a bad record."""
     decisions, _ = decisions_of(record)
     text = json.dumps(record, sort_keys=True)
@@ -90,7 +90,7 @@ def jobs(record: Any, settings: Settings) -> list[Job]:
 
 def review(
     record: Any,
-    settings: Settings,
+    settings: ReviewSettings,
     mapper: Mapper = map,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
@@ -104,7 +104,7 @@ def review(
     return assemble(entries, settings)
 
 
-def assemble(entries: list[dict[str, Any]], settings: Settings) -> dict[str, Any]:
+def assemble(entries: list[dict[str, Any]], settings: ReviewSettings) -> dict[str, Any]:
     """The review of the jobs' entries (in the order of the record) and its summary."""
     return {
         "budget_ms": settings.budget_ms,
@@ -128,7 +128,7 @@ def review_job(job: Job) -> dict[str, Any]:
     return judge(decisions[index], final, settings)
 
 
-def judge(d: Decision, final: Deal, settings: Settings) -> dict[str, Any]:
+def judge(d: Decision, final: Deal, settings: ReviewSettings) -> dict[str, Any]:
     """The entry of one decision: the options' values, the loss, its label and reason."""
     seen = view(d.before, d.seat)
     entry: dict[str, Any] = {"index": d.index, "seat": d.seat, "kind": d.kind}
@@ -254,7 +254,7 @@ __all__ = [
     "LABELS",
     "THRESHOLDS",
     "Job",
-    "Settings",
+    "ReviewSettings",
     "assemble",
     "hindsight",
     "jobs",

@@ -14,7 +14,7 @@ is valued as if it became the contract.
 
 The budget is work, not time, so that a review is reproducible anywhere:
 ``budget_ms`` stands for ``budget_ms * PLAYS_PER_MS`` simulated card plays
-(``PLAYS_PER_MS`` measured on one core of the 2-core machine the README's
+(``PLAYS_PER_MS`` measured on one core of the 2-core machine docs/BENCHMARKS.md's
 figures come from, in CPU time). A sample costs the cards its rollouts play,
 ``SAMPLE_COST`` more for drawing and rebuilding it, and an exact endgame
 ``SOLVER_COST`` per card left and option. Bids and the discard get

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import engine
-from ai.review.judge import Settings, assemble, jobs, review_job, reviewer_of
+from ai.review.judge import ReviewSettings, assemble, jobs, review_job, reviewer_of
 from protocol import models as m
 from protocol.errors import error_code
 from server.table.refusals import TableError, TableUnavailable
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tarot.reviews")
 
 IN_FLIGHT = 1
-DEFAULTS = Settings()  # the default budget, every seat
+DEFAULTS = ReviewSettings()  # the default budget, every seat
 CACHED = 64
 
 Key = tuple[str, int]  # table id, stored deal number (its index among the deals dealt)
@@ -63,7 +63,7 @@ class Reviews:
     def __init__(
         self,
         bots: BotRunner,
-        settings: Settings = DEFAULTS,
+        settings: ReviewSettings = DEFAULTS,
         *,
         limits: Limits | None = None,
         kept: KeptReviews | None = None,

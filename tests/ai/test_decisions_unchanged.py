@@ -1,4 +1,4 @@
-"""The bots decide exactly as they did when the README's arena figures were measured.
+"""The bots decide exactly as they did when docs/BENCHMARKS.md's arena figures were measured.
 
 ``decisions.json`` was written by the code of those figures (before the engine
 went to bitset internals and ``ai`` lost its copies of the rules): for each

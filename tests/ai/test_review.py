@@ -15,14 +15,14 @@ import engine
 from ai import make_bot
 from ai.arena import deal_seed
 from ai.review.decisions import decisions_of
-from ai.review.judge import THRESHOLDS, Settings, judge, review
+from ai.review.judge import THRESHOLDS, ReviewSettings, judge, review
 from ai.review.reasons import ENGLISH, Reason
 from engine import EXCUSE, PETIT, Deal, Phase, apply_in_place, new_deal, view
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".sheet.json"))
-CHEAP = Settings(samples=2)  # the shape of a review, not its strength
+CHEAP = ReviewSettings(samples=2)  # the shape of a review, not its strength
 MARKS = {name for name, _ in THRESHOLDS}
 
 
@@ -125,7 +125,7 @@ def test_R9_triple_with_discarded_trumps_is_not_held_by_the_taker_in_samples() -
     for seed in range(5):
         action = make_bot("strong", samples=3).choose(seen, random.Random(seed))
         assert action in seen.legal.actions
-    assert judge(after[0], final, Settings(samples=3))["samples"] == 3
+    assert judge(after[0], final, ReviewSettings(samples=3))["samples"] == 3
 
 
 def test_summary_counts_every_seat_decision_and_label(
@@ -140,18 +140,18 @@ def test_summary_counts_every_seat_decision_and_label(
 
 def test_same_seed_same_review_other_seed_other_samples() -> None:
     record = load(RECORDS / "poignee_taker_made.json")
-    settings = Settings(budget_ms=5.0, seed=7, seats=(1,))
+    settings = ReviewSettings(budget_ms=5.0, seed=7, seats=(1,))
     first = review(record, settings)
     again = review(record, settings)
     assert json.dumps(first) == json.dumps(again)
-    other = review(record, Settings(budget_ms=5.0, seed=8, seats=(1,)))
+    other = review(record, ReviewSettings(budget_ms=5.0, seed=8, seats=(1,)))
     assert [e["chosen"] for e in other["decisions"]] == [e["chosen"] for e in first["decisions"]]
     assert json.dumps(other["decisions"]) != json.dumps(first["decisions"])
 
 
 def test_seats_limit_the_review_to_their_decisions() -> None:
     record = load(RECORDS / "seed_garde_made.json")
-    result = review(record, Settings(samples=1, seats=(0, 3)))
+    result = review(record, ReviewSettings(samples=1, seats=(0, 3)))
     assert {e["seat"] for e in result["decisions"]} == {0, 3}
     assert set(result["summary"]) == {"0", "3"}
 
@@ -163,9 +163,9 @@ def test_an_unfinished_or_illegal_record_is_refused() -> None:
     with pytest.raises(engine.RecordError):
         review(record | {"plays": list(reversed(record["plays"]))}, CHEAP)
     with pytest.raises(ValueError):
-        Settings(budget_ms=0)
+        ReviewSettings(budget_ms=0)
     with pytest.raises(ValueError):
-        Settings(seats=(4,))
+        ReviewSettings(seats=(4,))
 
 
 # Blunders built through the engine ------------------------------------------------------
@@ -243,7 +243,7 @@ def test_a_card_given_to_the_taker_is_marked_with_its_reason(
 ) -> None:
     record, index = played_with_deviation(deviate, range(400))
     decisions, final = decisions_of(record)
-    entry = judge(decisions[index], final, Settings())
+    entry = judge(decisions[index], final, ReviewSettings())
     assert entry["kind"] == "card" and entry["chosen"] in ("T1", "KS", "KH", "KD", "KC")
     assert entry["best"] != entry["chosen"], entry
     assert entry["label"] in MARKS, entry
@@ -282,7 +282,7 @@ def test_the_excuse_kept_to_the_last_trick_and_lost_is_told_at_the_trick_before(
         decisions, final = decisions_of(engine.to_record(deal))
         cards = [d for d in decisions if d.kind == "card" and d.seat == keeper]
         before = cards[16]  # trick 17: the Excuse and one other card left
-        entry = judge(before, final, Settings())
+        entry = judge(before, final, ReviewSettings())
         assert entry["best"] == "EX" and entry["chosen"] != "EX", entry
         assert entry["reason"].startswith("the Excuse was kept to the last trick"), entry
         assert (entry["reason_code"], entry["reason_args"]) == ("excuse_lost_last", {})

@@ -97,16 +97,8 @@ def test_the_layer_check_finds_an_upward_import() -> None:
     assert upward_server_imports(graph) == ["server.table.transitions -> server.node.runtime"]
 
 
-# Being moved to cli/ (issue 26 point 5): the terminal's in-process server, the engine bot.
-BEING_MOVED = {
-    "clients.python.enginebot -> ai",
-    "clients.terminal.app -> server.app",
-    "clients.terminal.app -> server.settings",
-}
-
-
 def test_packages_import_only_below_them() -> None:
-    assert set(imports_across_packages(import_graph())) <= BEING_MOVED
+    assert imports_across_packages(import_graph()) == []
 
 
 def test_the_package_check_finds_a_client_that_imports_the_server() -> None:

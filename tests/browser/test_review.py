@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ai.review.judge import Settings
+from ai.review.judge import ReviewSettings
 from server.app import App
 from server.node.bots import BotRunner
 from server.node.reviews import Reviews
@@ -20,7 +20,7 @@ async def test_review_this_deal_steps_through_the_marks_and_the_graph(
     new_player: NewPlayer, server: App, artifacts: Path
 ) -> None:
     # a normal-priority review worker: the node's own (nice 19) waits on a busy test machine
-    server.node.reviews = Reviews(BotRunner(1), Settings(budget_ms=20.0))
+    server.node.reviews = Reviews(BotRunner(1), ReviewSettings(budget_ms=20.0))
     player = await new_player()
     await player.open()
     await player.page.locator("#quick-ai").select_option("basic")
@@ -99,7 +99,7 @@ SHEET_STATE = """() => {
 async def test_stepping_through_a_review_on_a_phone_keeps_its_scroll_and_unfolded_parts(
     new_player: NewPlayer, server: App, artifacts: Path
 ) -> None:
-    server.node.reviews = Reviews(BotRunner(1), Settings(budget_ms=20.0))
+    server.node.reviews = Reviews(BotRunner(1), ReviewSettings(budget_ms=20.0))
     player = await new_player(width=360, height=740)
     await player.open()
     await player.page.locator("#quick-ai").select_option("basic")

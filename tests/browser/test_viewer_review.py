@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ai.review.judge import Settings as ReviewSettings
+from ai.review.judge import ReviewSettings
 from server.app import App
 from server.history import FinishedDeal, Occupant, sheet_of, store_deal
 from server.node.archive import Archive

@@ -7,7 +7,8 @@ library's bot at a table; ``Connection`` both the server's connection of a
 client and the client library's socket to a server (now ``TarotSocket``);
 ``Action`` both the engine's actions and the client library's wire actions (now
 ``WireAction``). Issue 19 point 5. ``Node`` was the server's node and two command-line
-wrappers of a node's process (now ``NodeProcess``, ``NodeUnderTest``): issue 26.
+wrappers of a node's process (now ``NodeProcess``, ``NodeUnderTest``), ``Settings`` the
+server's and the deal review's (now ``ReviewSettings``): issue 26.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "protocol", "server", "ai", "clients/python", "clients/terminal", "cli")
 PUBLIC_APIS = ("engine", "protocol", "protocol.models", "ai", "clients.python", "clients.terminal")
 # The names issue 19 found meaning two things.
-NAMED_TWICE = ("ScoreSheet", "Event", "Number", "Bot", "Connection", "Action", "Node")
+NAMED_TWICE = ("ScoreSheet", "Event", "Number", "Bot", "Connection", "Action", "Node", "Settings")
 
 
 def test_the_public_apis_never_bind_one_name_to_two_things() -> None:

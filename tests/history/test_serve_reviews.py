@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from ai.review.judge import Settings
+from ai.review.judge import ReviewSettings
 from protocol import models as m
 from server.app import App
 from server.history import store_deal, stored_deals, stored_review
@@ -20,7 +20,7 @@ from ..server.wire import Message, WireClient
 from .databases import sqlite_url
 from .golden import NAMES, finished_deals
 
-ONE_SEAT = Settings(budget_ms=1.0, samples=2, seats=(0,))  # ~0.2 s a deal
+ONE_SEAT = ReviewSettings(budget_ms=1.0, samples=2, seats=(0,))  # ~0.2 s a deal
 PLAYED = [i for i, name in enumerate(NAMES) if not name.startswith("cancelled")]
 CANCELLED = NAMES.index("cancelled_all_pass")
 

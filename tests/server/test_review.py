@@ -8,7 +8,7 @@ import asyncio
 import random
 import time
 
-from ai.review.judge import Settings
+from ai.review.judge import ReviewSettings
 from server.app import App
 from server.node.bots import BotRunner
 from server.node.reviews import Reviews
@@ -16,10 +16,10 @@ from server.node.reviews import Reviews
 from .test_tables import create
 from .wire import Message, WireClient, is_event, play_until
 
-QUICK = Settings(budget_ms=1.0, samples=2)  # 2 samples of each option: ~2 s a deal
+QUICK = ReviewSettings(budget_ms=1.0, samples=2)  # 2 samples of each option: ~2 s a deal
 
 
-def quick_reviews(app: App, settings: Settings = QUICK) -> None:
+def quick_reviews(app: App, settings: ReviewSettings = QUICK) -> None:
     """The node's reviews at a small budget, in a worker at normal priority: the node's own
     runs at nice 19 and would wait for CPU on a busy test machine (the effect of that
     priority on the tables is what ``tarot bench review`` measures)."""
@@ -120,7 +120,7 @@ async def test_the_event_loop_answers_while_a_review_runs(app: App, url: str) ->
     """The search runs in the worker processes: pings are answered meanwhile (a generous
     bound; the latency of tables under a review is measured by the benchmark:
     docs/BENCHMARKS.md)."""
-    quick_reviews(app, Settings(budget_ms=50.0, seats=(1,)))
+    quick_reviews(app, ReviewSettings(budget_ms=50.0, seats=(1,)))
     client, _, number, _ = await a_played_deal(url)
     await client.send({"type": "review_deal", "deal_number": number, "id": "review"})
     await client.until(lambda m: m["type"] == "review_progress")
