@@ -1,0 +1,1 @@
+"""Duplicate events without I/O: definitions, dealing, scoring (server.duplicate)."""
