@@ -13,6 +13,7 @@ compares results is no rule of a deal of tarot, as the ratings' model is not.
 - ``dealing``: each deal's seed and dealer, derived from the event's seed.
 - ``matchpoints``, ``datum``: the two ways to mark one deal and seat's results.
 - ``standings``: ``score_event``, every result's mark and the entrants' ranks.
+- ``running``: an entrant's standing while the event is open, deal by deal.
 
 docs/DUPLICATE.md explains the scoring with a worked example.
 
@@ -46,6 +47,7 @@ from .matchpoints import (
     percentage_against,
     percentages,
 )
+from .running import FieldSummary, mark_against, running_standing
 from .standings import (
     NOT_PLAYED_PERCENT,
     DealResult,
@@ -53,8 +55,8 @@ from .standings import (
     ScoredResult,
     SeatMarks,
     Standing,
-    running_standing,
     score_event,
+    score_halves,
 )
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "EventKind",
     "EventPhase",
     "EventScores",
+    "FieldSummary",
     "ScoredResult",
     "ScoringKind",
     "SeatMarks",
@@ -82,6 +85,7 @@ __all__ = [
     "event_deal",
     "event_deals",
     "event_phase",
+    "mark_against",
     "marks_above_datum",
     "matchpoints",
     "percentage",
@@ -89,4 +93,5 @@ __all__ = [
     "percentages",
     "running_standing",
     "score_event",
+    "score_halves",
 ]

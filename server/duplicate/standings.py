@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, NamedTuple, TypeVar
 
-from .datum import datum_against, datum_marks
+from .datum import datum_marks
 from .definition import ScoringKind
 from .errors import BadResults
-from .matchpoints import Score, matchpoint_marks, percentage_against
+from .matchpoints import Score, matchpoint_marks
 
 E = TypeVar("E", int, str)  # who entered: an entry id or a name (ordered and hashable)
 NOT_PLAYED_PERCENT = 0
@@ -41,10 +41,6 @@ SEATS = 4
 # Each scoring's marks of one deal and seat, from the scores in half points.
 Marker = Callable[[Sequence[int]], tuple[list[int], int]]
 MARKERS: dict[ScoringKind, Marker] = {"matchpoints": matchpoint_marks, "datum": datum_marks}
-MARK_AGAINST: dict[ScoringKind, Callable[[Score, Sequence[Score]], Fraction]] = {
-    "matchpoints": percentage_against,
-    "datum": datum_against,
-}
 
 
 # Tuples, not dataclasses: an event of 10,000 entrants makes 200,000 of them, and
@@ -148,15 +144,6 @@ def score_event(
     return EventScores(tuple(seats), _ranked(totals, played, common * deals))
 
 
-def running_standing(
-    scoring: ScoringKind, played: Iterable[tuple[Score, Sequence[Score]]]
-) -> Fraction | None:
-    """The mean mark of one entrant's deals so far, each against the ``field`` of those who
-    played it before (``(score, field)`` pairs); None before any deal."""
-    marks = [MARK_AGAINST[scoring](score, field) for score, field in played]
-    return sum(marks, Fraction(0)) / len(marks) if marks else None
-
-
 def _frozen(group: _Group[E]) -> tuple[tuple[E, ...], tuple[Score, ...]]:
     return tuple(group.entrants), tuple(group.scores)
 
@@ -187,7 +174,7 @@ def _grouped(results: Iterable[DealResult[E]], played: dict[E, int], deals: int)
             group = groups[deal * SEATS + seat] = _Group(deal, seat)
         group.entrants.append(entrant)
         group.scores.append(score)
-        group.halves.append(_halves(score))
+        group.halves.append(score_halves(score))
     return [groups[key] for key in sorted(groups)]
 
 
@@ -201,7 +188,8 @@ def _marked(groups: list[_Group[E]], scoring: ScoringKind) -> list[Marked[E]]:
     return marked
 
 
-def _halves(score: Score) -> int:
+def score_halves(score: Score) -> int:
+    """A sheet's score in half points; ``BadResults`` unless a whole or half point."""
     if isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score):
         raise BadResults(f"a score is a number, not {score!r}")
     doubled = score * 2

@@ -5,7 +5,10 @@ PostgreSQL (asyncpg), the schema migrated by Alembic. ``database`` opens and
 migrates, ``accounts`` signs players up and in, ``deals`` stores finished deals
 exactly once and reads them back, ``deal_writer`` writes them in the background and
 keeps them while the database is down, ``reviews`` keeps each deal's AI review
-once. docs/DEPLOY.md, "Database".
+once; ``duplicate_events``, ``duplicate_play``, ``duplicate_close`` and
+``duplicate_reads`` keep duplicate events, their entries and results, score
+them and show them to whom may see them (docs/DUPLICATE.md). docs/DEPLOY.md,
+"Database".
 """
 
 from __future__ import annotations
@@ -24,16 +27,38 @@ from .deals import (
     store_table,
     stored_deals,
 )
+from .duplicate_close import close_event
+from .duplicate_events import StoredEvent, create_event, enter_event, entry_of, stored_event
+from .duplicate_play import EventResult, record_result
+from .duplicate_reads import (
+    EntrantStanding,
+    RunningStanding,
+    ShownResult,
+    check_record_visible,
+    deal_results,
+    entry_results,
+    event_standings,
+    own_standing,
+)
 from .errors import (
     AccountError,
+    AlreadyEntered,
     BadDatabaseUrl,
+    BadEntry,
+    BadEventResult,
     BadName,
     BadPassword,
     BadRecord,
     BadSession,
     DatabaseUnavailable,
+    DuplicateEventError,
+    EventNotOpen,
+    EventStillOpen,
     HistoryError,
     NameTaken,
+    NoSuchEvent,
+    NotEntered,
+    ResultsHidden,
     WrongCredentials,
 )
 from .reviews import KeptReviews, NotReviewable, reviewable_record, store_review, stored_review
@@ -42,34 +67,59 @@ __all__ = [
     "Account",
     "AccountError",
     "Accounts",
+    "AlreadyEntered",
     "BadDatabaseUrl",
+    "BadEntry",
+    "BadEventResult",
     "BadName",
     "BadPassword",
     "BadRecord",
     "BadSession",
     "DatabaseUnavailable",
     "DealWriter",
+    "DuplicateEventError",
+    "EntrantStanding",
+    "EventNotOpen",
+    "EventResult",
+    "EventStillOpen",
     "FinishedDeal",
     "FinishedTable",
     "HistoryError",
     "KeptReviews",
     "NameTaken",
+    "NoSuchEvent",
+    "NotEntered",
     "NotReviewable",
     "Occupant",
+    "ResultsHidden",
+    "RunningStanding",
+    "ShownResult",
     "SignedIn",
     "StoredDeal",
+    "StoredEvent",
     "WrongCredentials",
+    "check_record_visible",
+    "close_event",
+    "create_event",
     "database_url",
+    "deal_results",
     "default_url",
     "display_name",
+    "enter_event",
+    "entry_of",
+    "entry_results",
+    "event_standings",
     "imported_key",
     "migrate",
     "open_engine",
+    "own_standing",
+    "record_result",
     "reviewable_record",
     "sheet_of",
     "store_deal",
     "store_review",
     "store_table",
     "stored_deals",
+    "stored_event",
     "stored_review",
 ]

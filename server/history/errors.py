@@ -62,3 +62,57 @@ class BadRecord(HistoryError):
     """A record to store or import that is not a valid, finished ``tarot-record/1``."""
 
     code = "bad_record"
+
+
+class DuplicateEventError(HistoryError):
+    """A duplicate event refuses what was asked of it (docs/DUPLICATE.md)."""
+
+    code = "event_error"
+
+
+class NoSuchEvent(DuplicateEventError):
+    code = "no_such_event"
+
+
+class EventNotOpen(DuplicateEventError):
+    """Entering or playing an event before it opens, after it closes, or once scored."""
+
+    code = "event_not_open"
+
+
+class EventStillOpen(DuplicateEventError):
+    """Scoring an event before it closes."""
+
+    code = "event_still_open"
+
+
+class AlreadyEntered(DuplicateEventError):
+    """A player enters an event once."""
+
+    code = "already_entered"
+
+
+class BadEntry(DuplicateEventError):
+    """An entry that cannot be: no such account, an AI in a robot event."""
+
+    code = "bad_entry"
+
+
+class NotEntered(DuplicateEventError):
+    """No such entry in the event, or the viewer did not enter it."""
+
+    code = "not_entered"
+
+
+class BadEventResult(DuplicateEventError):
+    """A result that does not fit the event: a deal out of order or range, another seat,
+    a score that is not a whole or half point, an unknown contract."""
+
+    code = "bad_event_result"
+
+
+class ResultsHidden(DuplicateEventError):
+    """Results not shown yet: another's result on a deal the viewer has not played, or
+    anything but one's own before the event closes (and is scored)."""
+
+    code = "results_hidden"

@@ -22,6 +22,14 @@ migrated database matches it.
   from moving a rating twice.
 - ``deal_reviews`` (defined in ``reviews.py``, on this metadata; migration
   0003): a stored deal's review by the AI, once per reviewer.
+- ``duplicate_events`` (migration 0004, docs/DUPLICATE.md): duplicate events,
+  their secret seed (hex), deals, window, kind and scoring, and when they were
+  scored; ``duplicate_entries``: who entered (an account, once per event, or an
+  AI level filling a seat of a ``tables`` event) and their standing once
+  scored; ``duplicate_results``: each entry's result on each deal played (its
+  seat, contract and score, the stored deal it was, its mark once scored). A
+  result names its stored deal without a foreign key: the node's writer may
+  store the deal after the result is recorded.
 """
 
 from __future__ import annotations
@@ -40,13 +48,18 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    UniqueConstraint,
 )
+
+from server.duplicate import DEALS_MAX, EVENT_KINDS, SCORINGS
+from server.duplicate.definition import EVENT_NAME_MAX, SEED_BYTES_MAX
 
 metadata = MetaData()
 
 TABLE_ID_MAX = 64
 NAME_KEY_MAX = 160  # casefold can lengthen a name (ß -> ss): room for 40 characters x 4
 AI_LEVEL_MAX = 64
+CONTRACT_MAX = 16
 # JSON, not JSONB, on PostgreSQL too: JSONB reorders keys, and a record exported
 # should read as it was written (format first, then dealer, hands...).
 Document = JSON()
@@ -160,4 +173,79 @@ rating_changes = Table(
     ),
     CheckConstraint("seat >= 0 AND seat < 4", name="ck_rating_changes_seat"),
     Index("ix_rating_changes_account_id", "account_id", "rated_at"),
+)
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+duplicate_events = Table(
+    "duplicate_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(EVENT_NAME_MAX), nullable=False),
+    Column("seed", String(2 * SEED_BYTES_MAX), nullable=False),  # hex; secret
+    Column("deals", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("scoring", String(16), nullable=False),
+    Column("opens_at", DateTime(timezone=True), nullable=False),
+    Column("closes_at", DateTime(timezone=True), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("scored_at", DateTime(timezone=True)),
+    CheckConstraint(f"deals >= 1 AND deals <= {DEALS_MAX}", name="ck_duplicate_events_deals"),
+    CheckConstraint(_one_of("kind", EVENT_KINDS), name="ck_duplicate_events_kind"),
+    CheckConstraint(_one_of("scoring", SCORINGS), name="ck_duplicate_events_scoring"),
+    CheckConstraint("opens_at < closes_at", name="ck_duplicate_events_window"),
+    Index("ix_duplicate_events_closes_at", "closes_at"),
+)
+
+duplicate_entries = Table(
+    "duplicate_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "event_id",
+        Integer,
+        ForeignKey("duplicate_events.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
+    Column("ai_level", String(AI_LEVEL_MAX)),
+    Column("entered_at", DateTime(timezone=True), nullable=False),
+    Column("mark", Float),  # the standing, once the event is scored
+    Column("rank", Integer),
+    # An account enters an event once (NULLs, AI entries, are distinct in both engines).
+    UniqueConstraint("event_id", "account_id", name="uq_duplicate_entries_account"),
+    UniqueConstraint("event_id", "id", name="uq_duplicate_entries_event"),  # results' key
+    # An account or an AI level; at most, as for seats: a deleted account leaves its entry.
+    CheckConstraint(
+        "account_id IS NULL OR ai_level IS NULL", name="ck_duplicate_entries_one_entrant"
+    ),
+    Index("ix_duplicate_entries_account_id", "account_id"),
+)
+
+duplicate_results = Table(
+    "duplicate_results",
+    metadata,
+    Column("entry_id", Integer, primary_key=True),
+    Column("deal_index", Integer, primary_key=True),
+    Column("event_id", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("table_id", String(TABLE_ID_MAX)),  # the stored deal: deals (table_id, deal_number)
+    Column("deal_number", Integer),
+    Column("contract", String(CONTRACT_MAX)),  # None: passed out
+    Column("score", Float, nullable=False),  # the sheet's score for the seat
+    Column("mark", Float),  # its percentage (or points above the datum), once scored
+    Column("played_at", DateTime(timezone=True), nullable=False),
+    # The entry's own event: a result cannot sit in one event and count in another.
+    ForeignKeyConstraint(
+        ["event_id", "entry_id"],
+        ["duplicate_entries.event_id", "duplicate_entries.id"],
+        ondelete="CASCADE",
+    ),
+    CheckConstraint("deal_index >= 0", name="ck_duplicate_results_deal_index"),
+    CheckConstraint("seat >= 0 AND seat < 4", name="ck_duplicate_results_seat"),
+    Index("ix_duplicate_results_deal", "event_id", "deal_index", "seat"),
+    Index("ix_duplicate_results_record", "table_id", "deal_number"),
 )

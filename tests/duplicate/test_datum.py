@@ -17,18 +17,16 @@ def test_the_worked_example_under_datum_by_hand() -> None:
     marks = {(r.entrant, r.deal): r.mark for r in scores.results()}
     # Deal 0: the datum is (150 + 150 - 50 + 0) / 4 = 62.5.
     assert [marks[e, 0] for e in ENTRANTS] == [87.5, 87.5, -112.5, -62.5]
-    # Deal 1: (-105 - 35 - 35) / 3 = -58.33; Ann -46.67, Bob and Cleo +23.33.
-    assert [marks[e, 1] for e in ENTRANTS[:3]] == [-140 / 3, 70 / 3, 70 / 3]
-    # Deal 2: (-70 + 210 - 70 + 35) / 4 = 26.25.
-    assert [marks[e, 2] for e in ENTRANTS] == [-96.25, 183.75, -96.25, 8.75]
-    # Dan's deal 1, not played, counts the worst mark of that deal: Ann's -46.67.
+    # Deal 1: (-105 - 70 - 70 - 35) / 4 = -70.
+    assert [marks[e, 1] for e in ENTRANTS] == [-35, 0, 0, 35]
+    # Deal 2: (-35 + 210 - 70) / 3 = 35; Dan's, not played, counts its worst mark: -105.
+    assert [marks[e, 2] for e in ENTRANTS[:3]] == [-70, 175, -105]
     standing = {s.entrant: (s.rank, s.mark) for s in scores.standings}
-    third = Fraction(1, 3)
     assert standing == {
-        "Bob": (1, (Fraction(175, 2) + Fraction(70, 3) + Fraction(735, 4)) * third),  # 98.19
-        "Ann": (2, (Fraction(175, 2) - Fraction(140, 3) - Fraction(385, 4)) * third),  # -18.47
-        "Dan": (3, (Fraction(-125, 2) - Fraction(140, 3) + Fraction(35, 4)) * third),  # -33.47
-        "Cleo": (4, (Fraction(-225, 2) + Fraction(70, 3) - Fraction(385, 4)) * third),  # -61.81
+        "Bob": (1, Fraction(875, 10)),  # (87.5 + 0 + 175) / 3 = 87.5
+        "Ann": (2, Fraction(-175, 30)),  # (87.5 - 35 - 70) / 3 = -5.83
+        "Dan": (3, Fraction(-1325, 30)),  # (-62.5 + 35 - 105) / 3 = -44.17
+        "Cleo": (4, Fraction(-725, 10)),  # (-112.5 + 0 - 105) / 3 = -72.5
     }
 
 

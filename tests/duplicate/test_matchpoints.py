@@ -11,10 +11,14 @@ from hypothesis import strategies as st
 
 from server.duplicate import (
     SINGLE_RESULT_PERCENT,
+    FieldSummary,
+    mark_against,
+    marks_above_datum,
     matchpoints,
     percentage,
     percentage_against,
     percentages,
+    running_standing,
 )
 
 # Sheet scores: whole or half points, a field of 1 to 40 results in one deal and seat.
@@ -96,3 +100,18 @@ def test_against_the_others_is_the_same_percentage(scores: list[float]) -> None:
     for i, score in enumerate(scores):
         others = scores[:i] + scores[i + 1 :]
         assert percentage_against(score, others) == percentages(scores)[i]
+
+
+@given(FIELDS)
+def test_a_running_mark_against_a_summary_is_the_same_percentage(scores: list[float]) -> None:
+    for i, score in enumerate(scores):
+        summary = FieldSummary.of(score, scores[:i] + scores[i + 1 :])
+        assert mark_against("matchpoints", score, summary) == percentages(scores)[i]
+        assert mark_against("datum", score, summary) == marks_above_datum(scores)[i]
+
+
+def test_a_running_standing_is_the_mean_of_the_deals_so_far() -> None:
+    # Deal 0: 150 against 150, -50, 0 before it: 5/6. Deal 1: -105, first to play it: 50%.
+    played = [(150, FieldSummary.of(150, [150, -50, 0])), (-105, FieldSummary.of(-105, []))]
+    assert running_standing("matchpoints", played) == (Fraction(250, 3) + 50) / 2
+    assert running_standing("matchpoints", []) is None

@@ -20,10 +20,6 @@ from server.duplicate import (
 from .worked_example import ENTRANTS, RESULTS
 
 
-def _third(value: Fraction | int) -> Fraction:
-    return Fraction(value) / 3
-
-
 def test_the_worked_example_of_the_docs_by_hand() -> None:
     scores = score_event(RESULTS, ENTRANTS, deals=3)
     marks = {
@@ -38,29 +34,25 @@ def test_the_worked_example_of_the_docs_by_hand() -> None:
         0,
         Fraction(100, 3),
     ]
-    # Deal 1, three results (Dan did not play it), the most is 4:
-    #   Ann -105: 0/4 = 0%; Bob and Cleo -35: beat Ann (2), tie (1): 3/4 = 75%.
-    assert [marks[e, 1] for e in ENTRANTS[:3]] == [0, 75, 75]
-    assert ("Dan", 1) not in marks
-    # Deal 2: Bob 210: 6/6 = 100%; Dan 35: 4/6 = 66.67%; Ann and Cleo -70 tie at the
-    # bottom: 1/6 = 16.67% each.
-    assert [marks[e, 2] for e in ENTRANTS] == [
-        Fraction(50, 3),
-        100,
-        Fraction(50, 3),
-        Fraction(200, 3),
-    ]
-    # Standings, the mean over the 3 deals, Dan's deal 1 counting 0%:
-    #   Bob (83.33 + 75 + 100) / 3 = 86.11; Ann (83.33 + 0 + 16.67) / 3 = 33.33;
-    #   Dan (33.33 + 0 + 66.67) / 3 = 33.33; Cleo (0 + 75 + 16.67) / 3 = 30.56.
+    # Deal 1: Ann -105: 0/6 = 0%; Bob and Cleo -70: beat Ann (2), tie (1): 3/6 = 50%;
+    #   Dan -35: beats all three, 6/6 = 100%.
+    assert [marks[e, 1] for e in ENTRANTS] == [0, 50, 50, 100]
+    # Deal 2, three results (Dan stopped), the most is 2 x 2 = 4:
+    #   Bob 210: 4/4 = 100%; Ann -35: beats Cleo, 2/4 = 50%; Cleo -70: 0%.
+    assert [marks[e, 2] for e in ENTRANTS[:3]] == [50, 100, 0]
+    assert ("Dan", 2) not in marks
+    # Standings, the mean over the 3 deals, Dan's deal 2 counting 0%:
+    #   Bob (83.33 + 50 + 100) / 3 = 77.78; Ann (83.33 + 0 + 50) / 3 = 44.44;
+    #   Dan (33.33 + 100 + 0) / 3 = 44.44, exactly Ann's 400/9: they share 2nd place;
+    #   Cleo (0 + 50 + 0) / 3 = 16.67.
     table = [(s.rank, s.entrant, s.mark, s.played) for s in scores.standings]
     assert table == [
-        (1, "Bob", _third(Fraction(775, 3)), 3),
-        (2, "Ann", _third(100), 3),
-        (2, "Dan", _third(100), 2),
-        (4, "Cleo", _third(Fraction(275, 3)), 3),
+        (1, "Bob", Fraction(700, 9), 3),
+        (2, "Ann", Fraction(400, 9), 3),
+        (2, "Dan", Fraction(400, 9), 2),
+        (4, "Cleo", Fraction(50, 3), 3),
     ]
-    assert [round(float(s.mark), 2) for s in scores.standings] == [86.11, 33.33, 33.33, 30.56]
+    assert [round(float(s.mark), 2) for s in scores.standings] == [77.78, 44.44, 44.44, 16.67]
 
 
 def test_a_deal_not_played_counts_0_percent() -> None:

@@ -17,6 +17,7 @@ from server.history.schema import metadata
 TABLES = {"accounts", "sessions", "tables", "deals", "seats"}
 TABLES |= {"ratings", "rated_deals", "rating_changes"}  # 0002, the ratings
 TABLES |= {"deal_reviews"}  # 0003, the reviews
+TABLES |= {"duplicate_events", "duplicate_entries", "duplicate_results"}  # 0004, duplicate
 
 
 def _heads() -> set[str]:
