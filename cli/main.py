@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from . import archive, arena, bot, play, review, schema, score, serve, simulate, soak
+from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
 from .bench import review as bench_review
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_server.add_parser(bench_sub)
     bench_review.add_parser(bench_sub)
     bench_history.add_parser(bench_sub)
+    bench_duplicate.add_parser(bench_sub)
     return parser
 
 

@@ -246,6 +246,6 @@ duplicate_results = Table(
     ),
     CheckConstraint("deal_index >= 0", name="ck_duplicate_results_deal_index"),
     CheckConstraint("seat >= 0 AND seat < 4", name="ck_duplicate_results_seat"),
-    Index("ix_duplicate_results_deal", "event_id", "deal_index", "seat"),
+    Index("ix_duplicate_results_deal", "event_id", "deal_index", "seat", "score"),
     Index("ix_duplicate_results_record", "table_id", "deal_number"),
 )

@@ -82,7 +82,9 @@ def upgrade() -> None:
         sa.CheckConstraint("seat >= 0 AND seat < 4", name="ck_duplicate_results_seat"),
     )
     op.create_index(
-        "ix_duplicate_results_deal", "duplicate_results", ["event_id", "deal_index", "seat"]
+        "ix_duplicate_results_deal",
+        "duplicate_results",
+        ["event_id", "deal_index", "seat", "score"],
     )
     op.create_index("ix_duplicate_results_record", "duplicate_results", ["table_id", "deal_number"])
 
