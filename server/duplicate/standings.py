@@ -9,8 +9,8 @@ any result of that deal made (0 if nobody played it).
 
 Standings are exact: the marks are fractions (50 × 3 / 7...), added as integers
 over one common denominator, so two entrants whose marks add up alike share a
-rank whatever order they were added in (a float sum could tell 100/3 + 200/3
-from 50 + 50). Ties share the rank (1, 2, 2, 4), listed by entrant within it.
+rank whatever order they were added in (as floats, 5 + 200/3 and 30 + 125/3
+differ in the last digit). Ties share the rank (1, 2, 2, 4), listed by entrant within it.
 
 >>> from server.duplicate import DealResult, score_event
 >>> scores = score_event(
