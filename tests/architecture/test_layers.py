@@ -30,12 +30,13 @@ ALLOWED_ACROSS = {
     "server": {"engine", "protocol", "ai"},
     "cli": {"engine", "protocol", "ai", "clients", "server"},
 }
-# Inside server/: the process-wide base modules, the sans-I/O table and the history, the
-# settings (they check the history's URL), the stores, the node, the network edge, and the
-# app that assembles them.
+# Inside server/: the process-wide base modules, duplicate events without I/O (the history
+# scores them), the sans-I/O table and the history, the settings (they check the history's
+# URL), the stores, the node, the network edge, and the app that assembles them.
 SERVER_LAYERS: list[set[str]] = [
     {"server", "server.clock", "server.logs", "server.gc_tuning"},
     {"server.metrics"},
+    {"server.duplicate"},
     {"server.table", "server.history"},
     {"server.settings"},
     {"server.store"},
