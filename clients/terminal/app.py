@@ -1,10 +1,10 @@
 """The terminal client: play a table from the keyboard (textual).
 
     ←/→  move over your hand (or the choices)   Enter  confirm
-    Space  select a card (discard, poignee)     n      next deal
+    Space  select a card (discard, poignée)     n      next deal
     s  start the table (AI fills empty seats)   q      quit
 
-A poignee offer comes with the trumps the server would show; Space swaps
+A poignée offer comes with the trumps the server would show; Space swaps
 them for others of your hand before Enter shows them.
 
 Without a server URL it starts the local server it was given (``local_server``:
@@ -33,7 +33,7 @@ from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
 
-from . import render
+from . import panels, render
 from .decisions import (
     CHOOSING_CARDS,
     Decision,
@@ -51,15 +51,16 @@ class TableApp(App[list[m.Points] | None]):
     """Play one table: a deal or a series, against AI or other people."""
 
     TITLE = "cardavia tarot"
+    # The seats' column is as wide as their table; the panel beside it takes the rest.
     CSS = """
-    #header { height: 3; padding: 0 1; background: $boost; }
+    #header { height: 2; padding: 0 1; background: $boost; }
     #middle { height: 10; }
-    #seats { width: 66; padding: 0 1; }
+    #seats { width: SEATS_CELLS; padding: 0 1; }
     #trick { width: 1fr; padding: 0 1; }
     #prompt { height: 2; padding: 0 1; color: $accent; }
     #hand { height: 2; padding: 0 1; }
     #log { height: 1fr; border-top: solid $primary; }
-    """
+    """.replace("SEATS_CELLS", str(panels.SEATS_CELLS))
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "left", show=False, priority=True),
         Binding("right", "move(1)", "right", show=False, priority=True),
@@ -167,7 +168,8 @@ class TableApp(App[list[m.Points] | None]):
         if table_id is None:
             options = m.TableOptions(deals=self.deals, ai_level=self.ai_level)
             table_id = (await client.create_table(options)).table.table_id
-            self.log_line(f"Created table {table_id} ({self.deals} deal(s) against AI).")
+            deals = render.plural(self.deals, "deal")
+            self.log_line(f"Created table {table_id} ({deals} against AI).")
         state = await client.join(table_id, self.seat, self.player_name)
         self.log_line(f"Seated at table {table_id}, seat {state.seat}.")
         if self.table_id is None:
@@ -196,7 +198,7 @@ class TableApp(App[list[m.Points] | None]):
             self.awaiting_next = False
         elif isinstance(event, m.ScoreEvent):
             # one log line per line of the sheet (names in it are already printable)
-            for line in render.sheet_text(state, event.sheet).plain.splitlines():
+            for line in render.sheet_lines(state, event.sheet):
                 self.log_line(line)
         elif isinstance(event, m.RecordEvent):
             played = bool(state.sheets) and state.sheets[-1].status == "played"
@@ -230,13 +232,13 @@ class TableApp(App[list[m.Points] | None]):
                 Text(printable(self.error or self.decision.prompt))
             )
             return
-        self.query_one("#header", Static).update(render.header_text(state))
-        self.query_one("#seats", Static).update(render.seats_text(state))
+        self.query_one("#header", Static).update(panels.header_text(state))
+        self.query_one("#seats", Static).update(panels.seats_text(state))
         view = state.view
         if view is not None and view.sheet is not None:
-            self.query_one("#trick", Static).update(render.sheet_text(state, view.sheet))
+            self.query_one("#trick", Static).update(panels.sheet_text(state, view.sheet))
         else:
-            self.query_one("#trick", Static).update(render.trick_text(state))
+            self.query_one("#trick", Static).update(panels.table_text(state))
         prompt = prompt_text(self.decision, self.option, len(self.selected), self.error)
         self.query_one("#prompt", Static).update(prompt)
         if view is not None:

@@ -90,12 +90,12 @@ def _choosing(
     if legal.poignees and poignee is not None and poignee in legal.poignees:
         return Decision(
             "poignee_cards",
-            prompt=f"Show {poignee.size} trumps for a {poignee.level} poignee "
-            "(Space to swap, Enter to show).",
+            prompt=f"{poignee.level.capitalize()} poignée, {poignee.size} trumps"
+            " (Space swaps, Enter shows).",
         )
     if legal.poignees and not declined_poignee:
-        offers = [f"show a {o.level} poignee ({o.size})" for o in legal.poignees]
-        return Decision("poignee", ["no poignee", *offers], "Poignee? (←/→, Enter):")
+        offers = [f"{o.level} ({o.size})" for o in legal.poignees]  # its trumps
+        return Decision("poignee", ["none", *offers], "Show a poignée? (←/→, Enter):")
     return Decision("play", prompt="Your card (←/→, Enter):")
 
 

@@ -1,7 +1,13 @@
-"""What the terminal shows, as Rich text built from the client's state (no I/O here).
+"""The terminal's words for the game: cards, names, the hand, refusals, the log's lines.
 
-Cards keep their codes (docs/RECORD.md) with the suit's symbol: ``K♥``, ``10♠``,
-trumps as ``21``..``1`` in yellow, the Excuse as ``EX``; the Knight is the seed's
+Rich text built from the client's state (no I/O here; the panels around the
+table are ``panels.py``'s). The terminal speaks English, with the seed's French
+words for the game's things, accented as in English text: chien, poignée,
+bout, garde, chelem, the Excuse, the Petit.
+
+Cards keep their codes (docs/RECORD.md) with the suit's symbol: ``K♥``, ``10♠``;
+trumps keep theirs, ``T1`` (the Petit) .. ``T21``, in yellow, so that a trump
+never reads as a bare number; the Excuse is ``EX``; the Knight is the seed's
 Cavalier, ``C♠`` (its code is ``NS``).
 
 Every string that comes from the server (names, table ids, messages) is drawn
@@ -35,15 +41,37 @@ CONTRACTS = {
 
 CARD_CODE = re.compile(r"T([1-9]|1[0-9]|2[01])|EX|([1-9]|10|[JNQK])[SHDC]")
 RANKS = {"N": "C"}  # the Knight is the Cavalier (the seed's word); other ranks keep their code
+BOUT_NAMES = {"T1": "the Petit", "EX": "the Excuse"}
+# Why a deal was cancelled (R3: a petit sec, the Petit as its only trump; R4: all passed).
+REASONS = {"all_pass": "everyone passed", "petit_sec": "a petit sec"}
+BONUSES = {"petit_au_bout": "petit au bout", "poignee": "poignée", "chelem": "chelem"}
 
 
 def card_label(code: str) -> str:
-    if code == "EX":
-        return "EX"
-    if code.startswith("T"):
-        return code[1:]
+    """A card in at most three cells: ``T21``, ``EX``, ``K♥``, ``C♠``, ``10♦``."""
+    if code == "EX" or code.startswith("T"):
+        return code
     rank = code[:-1]
     return RANKS.get(rank, rank) + SYMBOLS[code[-1]]
+
+
+def card_name(code: str) -> str:
+    """A card in a sentence: its label, and what it is when it is a bout other than T21.
+
+    >>> card_name("T1"), card_name("EX"), card_name("T21"), card_name("NS")
+    ('T1 (the Petit)', 'EX (the Excuse)', 'T21', 'C♠')
+    """
+    named = BOUT_NAMES.get(code)
+    return f"{card_label(code)} ({named})" if named else card_label(code)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 bout``, ``2 bouts``, ``0 bouts``.
+
+    >>> plural(1, "deal"), plural(3, "deal"), plural(0, "bout")
+    ('1 deal', '3 deals', '0 bouts')
+    """
+    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def refusal_text(action: object, code: str, message: str, rule: str | None) -> str:
@@ -116,95 +144,6 @@ def deal_of(state: TableState, number: int) -> str:
     return f"deal {number}"
 
 
-def header_text(state: TableState) -> Text:
-    view = state.view
-    text = Text(f"Table {printable(state.table_id)}", style="bold")
-    if view is not None:
-        dealer = seat_name(state, view.dealer)
-        text.append(f"   {deal_of(state, view.deal_number)}, dealer {dealer}")
-        if view.taker is not None and view.contract is not None:
-            text.append(f"   {seat_name(state, view.taker)}: {CONTRACTS[view.contract]}")
-            if view.chelem:
-                text.append(" (chelem announced)", style="bold red")
-    totals = "  ".join(f"{seat_name(state, s)} {t:g}" for s, t in enumerate(state.totals))
-    text.append(f"\nTotals: {totals}")
-    return text
-
-
-def seats_text(state: TableState) -> Text:
-    """One line per seat: who, bid, cards left, tricks won; ``>`` marks the seat to act."""
-    view = state.view
-    text = Text()
-    for seat in range(4):
-        mark = ">" if view is not None and view.to_act == seat else " "
-        line = Text(
-            f"{mark} {seat_name(state, seat)[:14]:<14}", style="bold" if mark == ">" else ""
-        )
-        tag = ""
-        if state.table is not None:
-            info = state.table.seats[seat]
-            tag = "AI" if info.occupant == "ai" else ""
-            tag = "away" if info.occupant == "human" and not info.connected else tag
-        line.append(f" {tag:<4}", style="cyan")
-        if view is not None:
-            bids = [CONTRACTS[b.contract] for b in view.bids if b.seat == seat]
-            line.append(f" bid: {bids[0] if bids else '-':<12}")
-            line.append(f" cards: {view.hand_sizes[seat]:>2}  tricks: {view.tricks_won[seat]}")
-        text.append_text(line)
-        text.append("\n")
-    return text
-
-
-def trick_text(state: TableState) -> Text:
-    """The trick on the table, and the last one taken."""
-    view = state.view
-    text = Text()
-    if view is None:
-        return text
-    if view.chien is not None and not view.tricks and view.phase != "play":
-        text.append("Chien: ")
-        for code in view.chien:
-            text.append_text(card_text(code))
-            text.append(" ")
-        text.append("\n")
-    trick = view.trick
-    text.append("Trick: ")
-    if trick is not None:
-        for i, code in enumerate(trick.cards):
-            text.append(f"{seat_name(state, (trick.leader + i) % 4)} ")
-            text.append_text(card_text(code))
-            text.append("   ")
-    if view.tricks:
-        last = view.tricks[-1]
-        text.append(f"\nLast trick ({seat_name(state, last.winner or 0)} won): ")
-        for code in last.cards:
-            text.append_text(card_text(code))
-            text.append(" ")
-    if view.poignees:
-        for shown in view.poignees:
-            text.append(f"\n{seat_name(state, shown.seat)} showed a {shown.level} poignee: ")
-            text.append(" ".join(card_label(c) for c in shown.cards))
-    return text
-
-
-def sheet_text(state: TableState, sheet: m.ScoreSheet) -> Text:
-    """A score sheet (docs/RECORD.md) in a few lines."""
-    if sheet.status == "cancelled":
-        return Text(f"Deal cancelled ({sheet.reason}): no score.", style="bold")
-    text = Text("Score sheet\n", style="bold underline")
-    if sheet.taker is not None and sheet.contract is not None:
-        made = "made" if sheet.made else "went down"
-        text.append(
-            f"{seat_name(state, sheet.taker)} ({CONTRACTS[sheet.contract]}) {made}: "
-            f"{sheet.points:g} points with {sheet.bouts} bout(s), {sheet.target} needed\n"
-        )
-    for bonus in sheet.bonuses or []:
-        text.append(f"  {bonus.kind.replace('_', ' ')} ({bonus.side}): {bonus.points:g}\n")
-    scores = "  ".join(f"{seat_name(state, s)} {v:+g}" for s, v in enumerate(sheet.scores))
-    text.append(f"Scores: {scores}")
-    return text
-
-
 def _cards(cards: list[str]) -> str:
     return " ".join(card_label(c) for c in cards)
 
@@ -212,6 +151,34 @@ def _cards(cards: list[str]) -> str:
 def _discarded(state: TableState, e: m.DiscardEvent) -> str:
     shown = f" (trumps shown: {_cards(e.trumps)})" if e.trumps else ""
     return f"{seat_name(state, e.seat)} discarded{shown}."
+
+
+def reason_text(reason: str | None) -> str:
+    return REASONS.get(reason or "", (reason or "no reason given").replace("_", " "))
+
+
+def _scores(state: TableState, scores: list[m.Points], signed: bool) -> str:
+    shown = (f"{v:+g}" if signed else f"{v:g}" for v in scores)
+    return ", ".join(f"{seat_name(state, s)} {v}" for s, v in enumerate(shown))
+
+
+def sheet_lines(state: TableState, sheet: m.ScoreSheet) -> list[str]:
+    """The score sheet (docs/RECORD.md) for the log: what the taker made, the bonuses, the
+    scores, one line each (the panel beside the seats shows it in short lines)."""
+    if sheet.status == "cancelled":
+        return [f"Deal cancelled ({reason_text(sheet.reason)}): no score."]
+    lines = []
+    if sheet.taker is not None and sheet.contract is not None and sheet.bouts is not None:
+        made = "made it" if sheet.made else "went down"
+        lines.append(
+            f"Score sheet: {seat_name(state, sheet.taker)} ({CONTRACTS[sheet.contract]}) {made}"
+            f" with {sheet.points:g} points and {plural(sheet.bouts, 'bout')},"
+            f" {sheet.target} needed."
+        )
+    for bonus in sheet.bonuses or []:
+        lines.append(f"  {BONUSES[bonus.kind]} ({bonus.side}): {bonus.points:+g}")
+    lines.append(f"Scores: {_scores(state, sheet.scores, signed=True)}.")
+    return lines
 
 
 # One line per kind of event worth a line in the log.
@@ -224,11 +191,11 @@ _LINES: dict[type, Callable[[TableState, Any], str | None]] = {
     m.ChienEvent: lambda s, e: f"Chien: {_cards(e.cards)}",
     m.DiscardEvent: _discarded,
     m.ChelemEvent: lambda s, e: f"{says(s, e.seat, 'announce')} a chelem!" if e.announced else None,
-    m.PoigneeEvent: lambda s, e: f"{says(s, e.seat, 'show')} a {e.level} poignee.",
-    m.CardEvent: lambda s, e: f"{says(s, e.seat, 'play')} {card_label(e.card)}",
+    m.PoigneeEvent: lambda s, e: f"{says(s, e.seat, 'show')} a {e.level} poignée.",
+    m.CardEvent: lambda s, e: f"{says(s, e.seat, 'play')} {card_name(e.card)}",
     m.TrickEvent: lambda s, e: f"Trick {e.number} to {seat_name(s, e.winner)}.",
-    m.CancelledEvent: lambda s, e: f"Deal cancelled: {e.reason.replace('_', ' ')}.",
-    m.TableOverEvent: lambda s, e: "Table over. Totals: " + ", ".join(f"{t:g}" for t in e.totals),
+    m.CancelledEvent: lambda s, e: f"Deal cancelled: {reason_text(e.reason)}.",
+    m.TableOverEvent: lambda s, e: f"Table over. Totals: {_scores(s, e.totals, signed=False)}.",
 }
 
 

@@ -15,7 +15,8 @@ from clients.python import Bot, Client, TableState, play_table
 from clients.python.printable import printable
 from clients.terminal import TableApp
 from clients.terminal.decisions import decision_for, poignee_pool, swap_poignee_card
-from clients.terminal.render import card_label, event_line, header_text
+from clients.terminal.panels import header_text
+from clients.terminal.render import card_label, event_line
 from protocol import models as m
 
 AppPilot = Pilot[list[m.Points] | None]
@@ -119,10 +120,10 @@ async def test_tarot_play_plays_a_series_on_its_own_local_server() -> None:
         # The score sheet is logged line by line: its own line breaks are not drawn as
         # the mark that stands for a server's control character.
         logged = [line.text.strip() for line in app.query_one("#log", RichLog).lines]
-        assert logged.count("Score sheet") == 2, logged[-8:]
+        assert [line[:12] for line in logged].count("Score sheet:") == 2, logged[-8:]
         assert not [line for line in logged if "\ufffd" in line], logged[-8:]
         assert "Table over" in shown(app, "#prompt") or "over" in app.decision.prompt
-        assert "Totals:" in shown(app, "#header")
+        assert "Total" in shown(app, "#seats")
         state = app.state
         assert state is not None and state.over
         assert [s.status for s in state.sheets].count("played") == 2
@@ -176,7 +177,7 @@ async def test_tarot_play_watches_a_table_as_a_spectator(url: str) -> None:
         assert app.state.totals == totals
         assert app.state.turn is None  # never asked to act
         assert app.state.view is not None and app.state.view.hand == []
-        assert "Totals:" in shown(app, "#header")
+        assert "Total" in shown(app, "#seats")
         await pilot.press("q")
     assert app.return_value == totals
     await player.close()
@@ -216,9 +217,9 @@ def test_the_header_and_the_log_say_which_deal_of_how_many() -> None:
         "Deal 2 of 3, dealer: AI 2."
     )
     state.apply(m.Event(table_id="t", seq=1, event=m.DealStartedEvent(deal_number=2, dealer=1)))
-    assert "deal 2 of 3, dealer AI 2" in header_text(state).plain
+    assert "deal 2 of 3 · dealer AI 2" in header_text(state).plain
     state.table = state.table.model_copy(update={"options": m.TableOptions(deals=None)})
-    assert "deal 2, dealer AI 2" in header_text(state).plain  # a table with no end
+    assert "deal 2 · dealer AI 2" in header_text(state).plain  # a table with no end
     state.table = state.table.model_copy(update={"options": m.TableOptions(deals=3)})
     wait = m.BetweenDealsEvent(next_deal_number=3, deadline_ms=100_000, waiting_for=[])
     assert event_line(state, wait) == "Deal 3 of 3 next."
@@ -291,15 +292,15 @@ async def test_enter_on_a_card_that_cannot_be_played_says_why() -> None:
         async with asyncio.timeout(90):
             card, prompt = await refuse_a_card(pilot, app)
         label = card_label(card)
-        why = r"you must (follow (spades|hearts|diamonds|clubs|trumps)|play a trump|overtrump \d+)"
+        why = r"you must (follow (spades|hearts|diamonds|clubs|trumps)|play a trump|overtrump T\d+)"
         assert re.search(f"{re.escape(label)} cannot be played: {why} \\(R11\\)", prompt), prompt
         await pilot.press("q")
 
 
 def test_cards_are_drawn_with_the_seeds_words() -> None:
-    """The Knight is the Cavalier (C); other ranks keep their code; trumps their number."""
-    assert [card_label(c) for c in ["NS", "NH", "KD", "QC", "JS", "10H", "T21", "EX"]] == [
-        "C♠", "C♥", "K♦", "Q♣", "J♠", "10♥", "21", "EX",
+    """The Knight is the Cavalier (C); other ranks keep their code; trumps theirs (T21)."""
+    assert [card_label(c) for c in ["NS", "NH", "KD", "QC", "JS", "10H", "T21", "T1", "EX"]] == [
+        "C♠", "C♥", "K♦", "Q♣", "J♠", "10♥", "T21", "T1", "EX",
     ]  # fmt: skip
 
 

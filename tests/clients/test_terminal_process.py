@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from clients.terminal.panels import SEATS_CELLS
+
 from .tmux import TAROT, Terminal
 
-SEATS_WIDTH = 66  # the seats' column; the trick and the score sheet take the rest
 AI_BID = r"(?m)^AI [2-4]: (pass|prise|garde|garde sans|garde contre)\s*$"
 
 
@@ -57,12 +58,15 @@ def test_a_whole_deal_at_120_columns_shows_the_score_sheet_uncut(tmp_path: Path)
             terminal.press("Enter")
             time.sleep(0.15)
         terminal.wait_for("Scores: ", 5)
-        sheet = " ".join(line[SEATS_WIDTH:] for line in terminal.screen().splitlines())
-        sheet = " ".join(sheet.split())  # the sheet's column, its wrapped lines joined
-        taker = r"\((prise|garde|garde sans|garde contre)\) (made|went down): [\d.]+ points"
-        assert re.search(taker + r" with \d bout\(s\), \d+ needed", sheet), sheet
-        scores = r"Scores: You [+-][\d.]+ AI 2 [+-][\d.]+ AI 3 [+-][\d.]+ AI 4 [+-][\d.]+"
-        assert re.search(scores, sheet), sheet
+        rows = terminal.screen().splitlines()
+        sheet = [row[SEATS_CELLS:].strip() for row in rows]  # the sheet's column
+        assert re.search(r"(made it|went down) with [\d.]+ points", "\n".join(sheet)), sheet
+        assert re.search(r"(?m)^(1 bout|[023] bouts): \d+ needed$", "\n".join(sheet)), sheet
+        seats = "\n".join(row[:SEATS_CELLS].rstrip() for row in rows)  # the deal's scores
+        scores = r"(?m)^ *Player +Bid +Won +Score +Total\n.* You .* [+-][\d.]+ +-?[\d.]+$"
+        assert re.search(scores, seats), seats
+        logged = " ".join(" ".join(rows).split())  # the log's lines, the scores whole
+        assert re.search(r"Scores: You [+-][\d.]+, AI 2 [+-][\d.]+, AI 3 [+-][\d.]+", logged)
     finally:
         terminal.close()
 
