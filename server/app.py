@@ -32,6 +32,7 @@ from server.node.node import Node
 from server.store.base import TableStore
 
 from . import gc_tuning as collector
+from .logs import announce_start
 from .net import access, http
 from .settings import Settings
 
@@ -264,23 +265,21 @@ class App:
 
 
 async def run_server(settings: Settings) -> None:
+    from server.history import history_place
     from server.node.archive import Archive  # SQLAlchemy: only for the server that keeps a history
 
     app = await App.start(settings, archive=await Archive.open(settings.db_url))
     collector.settle()
     app.node.metrics.gc_pauses.watch()
-    log.info(
-        "serving on http://%s:%d/ (store: %s)",
-        settings.host,
-        app.port,
-        "redis" if settings.redis_url else "memory",
-    )
-    print(f"tarot server on http://{settings.host}:{app.port}/  (Ctrl-C to stop)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    for sig in (signal.SIGTERM, signal.SIGINT):  # before the node says it is there
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    store = "redis" if settings.redis_url else "memory"
+    url = f"http://{settings.host}:{app.port}/"
+    history, note = history_place(settings.db_url)
+    announce_start(url, store, history, note, settings.log_format)
     await stop.wait()
     log.info("shutting down")
     await app.stop()

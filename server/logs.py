@@ -1,4 +1,5 @@
-"""Logging set-up: plain text, or one JSON object per line (``--log-format json``).
+"""Logging set-up: plain text, or one JSON object per line (``--log-format json``); the
+node's start-up lines.
 
 What a client causes (a reset connection, a handshake that never ends, the
 file limit reached under a flood of them) is the network's noise, not the
@@ -16,6 +17,10 @@ import time
 # The loggers that speak of the peers (asyncio's transport and accept errors,
 # websockets' handshakes and connections); tarot's own keep their tracebacks.
 CLIENT_LOGGERS = ("asyncio", "websockets")
+# Libraries whose INFO lines are their own business: Alembic's (a dozen at each start:
+# its plugins, its context, each revision run); ``migrate`` says in one line what it did.
+QUIET_LOGGERS = ("websockets", "alembic")
+log = logging.getLogger("tarot.server")
 
 
 class ClientNoise(logging.Filter):
@@ -78,4 +83,25 @@ def setup_logging(log_format: str, level: int = logging.INFO) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    logging.getLogger("websockets").setLevel(logging.WARNING)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def announce_start(
+    url: str, store: str, history: str, history_note: str | None, log_format: str
+) -> None:
+    """Where the node listens and what it keeps, said once.
+
+    Standard output has it, for the person at the terminal and for the scripts
+    that start a node (``cli/local_servers.py`` reads the port there). A JSON
+    log has it as a record too, for whoever reads the log; a text log shares the
+    person's terminal, where it would say it twice.
+    """
+    lines = [f"tarot server on {url}  (Ctrl-C to stop)", f"  store: {store}"]
+    lines.append(f"  history: {history}")
+    if history_note is not None:
+        lines.append(f"           ({history_note})")
+    print("\n".join(lines), flush=True)
+    if log_format == "json":
+        note = f" ({history_note})" if history_note else ""
+        log.info("serving on %s (store: %s; history: %s%s)", url, store, history, note)

@@ -14,7 +14,7 @@ them and show them to whom may see them (docs/DUPLICATE.md). docs/DEPLOY.md,
 from __future__ import annotations
 
 from .accounts import Account, Accounts, SignedIn, display_name
-from .database import database_url, default_url, migrate, open_engine
+from .database import database_url, default_url, history_place, migrate, open_engine
 from .deal_writer import DealWriter
 from .deals import (
     FinishedDeal,
@@ -109,6 +109,7 @@ __all__ = [
     "entry_of",
     "entry_results",
     "event_standings",
+    "history_place",
     "imported_key",
     "migrate",
     "open_engine",

@@ -16,6 +16,7 @@ each time, and a write cost ~20 ms instead of ~2.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -31,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from .errors import BadDatabaseUrl
 from .guard import reachable
 
+log = logging.getLogger("tarot.history")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 SQLITE_BUSY_SECONDS = 30
@@ -42,6 +44,30 @@ def default_url() -> str:
         return named
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return f"sqlite:///{base / 'cardavia-tarot' / 'history.sqlite3'}"
+
+
+# Said beside the default file: it is in the user's home, not in the checkout, so that
+# every checkout's tarot serve (and every test that runs one without a URL) writes there.
+SHARED_HISTORY = "the default, shared by every checkout; --db PATH for another"
+
+
+def history_place(url: str | None) -> tuple[str, str | None]:
+    """Where the history is, as ``tarot serve`` says it at start: a SQLite database's file or
+    another database's URL without its password; and a note when it is the default file.
+
+    >>> history_place("sqlite:////var/lib/tarot/history.db")
+    ('/var/lib/tarot/history.db', None)
+    >>> history_place("postgresql://tarot:secret@db:5432/tarot")
+    ('postgresql://tarot:***@db:5432/tarot', None)
+    """
+    named = url or os.environ.get("TAROT_DB_URL")
+    parsed = database_url(named or default_url())
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        where = str(parsed.database)
+    else:
+        where = parsed.set(drivername=backend).render_as_string(hide_password=True)
+    return where, None if named else SHARED_HISTORY
 
 
 def database_url(text: str) -> URL:
@@ -115,9 +141,14 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
-    """Upgrade the database to ``revision`` (creating the tables of an empty one)."""
+    """Upgrade the database to ``revision`` (creating the tables of an empty one); one log
+    line says what changed, if anything (Alembic's own lines are quiet: ``server.logs``)."""
+    before = await current_revision(engine)
     async with reachable(), engine.begin() as connection:
         await connection.run_sync(_upgrade, revision)
+    after = await current_revision(engine)
+    if after != before:
+        log.info("migrated the history database from %s to %s", before or "empty", after)
 
 
 def _upgrade(connection: Connection, revision: str) -> None:

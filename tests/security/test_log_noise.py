@@ -40,11 +40,13 @@ def limit_files() -> None:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[int, Path]]:
-    """``tarot serve`` in its own process with a small file limit; its log in a file."""
+    """``tarot serve`` in its own process with a small file limit; its log in a file; its
+    history a file of its own (not the user's default, which every checkout shares)."""
     port, log = free_port(), tmp_path / "server.log"
+    history = f"sqlite:///{tmp_path / 'history.sqlite3'}"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--db", history],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=out,
