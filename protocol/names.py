@@ -4,9 +4,17 @@ A name is shown in terminals, browsers and logs. Control characters (an
 escape sequence could write to a watcher's clipboard or retitle their
 terminal), format characters (bidirectional overrides that reverse what
 follows, invisible joiners), separators and unassigned or private code points
-are refused outright; the rest is normalised (NFKC: full-width letters,
-ligatures and odd spaces become their plain forms), stripped, and its runs of
-spaces folded. The length limit counts what is left, in characters.
+are refused outright, and so are the other characters Unicode says to draw as
+nothing (Default_Ignorable_Code_Point: the Hangul fillers that make a name
+look empty or like another, the combining grapheme joiner), except the
+variation selectors, which only choose a glyph (an emoji's colour form) and
+are dropped. The rest is normalised (NFKC: full-width letters, ligatures and
+odd spaces become their plain forms), stripped, and its runs of spaces folded.
+The length limit counts what is left, in characters.
+
+Names that merely look alike ("Marie" and "Mаrie" with a Cyrillic а) are
+told apart by their skeletons (``skeletons.py``), where a name must be unique:
+accounts.
 
 ``PlayerName`` and ``TableName`` are the wire models' field types; a refusal
 is a ``bad_name`` error that names the offending character.
@@ -26,6 +34,14 @@ TABLE_NAME_MAX = 60
 # paragraph separators. Zs spaces are allowed (NFKC then makes them plain spaces).
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 MAX_MARKS = 3  # combining marks on one letter: more is "zalgo" text spilling over its line
+# Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 14.0) outside the refused
+# categories: letters and marks drawn as nothing. The variation selectors among them are
+# dropped (VARIATION_SELECTORS), the others refused (INVISIBLE).
+VARIATION_SELECTORS = frozenset(
+    [*range(0x180B, 0x180E), 0x180F, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+)
+INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0])
+_DROPPED = dict.fromkeys(VARIATION_SELECTORS)
 
 
 class BadName(ValueError):
@@ -44,12 +60,12 @@ def clean_name(text: str, max_length: int) -> str:
     """
     for position, char in enumerate(text, 1):
         category = unicodedata.category(char)
-        if category in REFUSED_CATEGORIES:
+        if category in REFUSED_CATEGORIES or ord(char) in INVISIBLE:
             kind = "a control" if category == "Cc" else "an invisible or unassigned"
             raise BadName(
                 f"the name has {kind} character (U+{ord(char):04X}) at position {position}"
             )
-    name = " ".join(unicodedata.normalize("NFKC", text).split())
+    name = " ".join(unicodedata.normalize("NFKC", text.translate(_DROPPED)).split())
     marks = 0
     for char in name:
         marks = marks + 1 if unicodedata.combining(char) else 0
@@ -68,7 +84,10 @@ def sanitize(text: str, max_length: int) -> str:
     'evil\ufffd]52;c;x\ufffd'
     """
     kept = "".join(
-        "\ufffd" if unicodedata.category(char) in REFUSED_CATEGORIES else char for char in text
+        "\ufffd"
+        if unicodedata.category(char) in REFUSED_CATEGORIES or ord(char) in INVISIBLE
+        else char
+        for char in text.translate(_DROPPED)
     )
     name = " ".join(unicodedata.normalize("NFKC", kept).split())
     out: list[str] = []
