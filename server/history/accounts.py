@@ -2,7 +2,10 @@
 
 A display name is cleaned as every name is (``protocol.names``: no control or
 invisible characters, NFKC, at most 40 characters) and unique by its
-case-folded form, so "Anna" and "ANNA" are one player. Passwords are hashed
+case-folded form, so "Anna" and "ANNA" are one player; nor may a name look
+like another's: their skeletons (``protocol.skeletons``, Unicode TS #39) are
+unique too, so "Mаrie" with a Cyrillic а is refused beside "Marie", as are
+"Arnie" beside "Amie" and "lan" beside "Ian". Passwords are hashed
 with argon2id (argon2-cffi's defaults: memory-hard, salted, the parameters
 inside the hash so that they can grow). Hashing costs tens of milliseconds of
 CPU, so it runs in a thread and the event loop keeps serving tables.
@@ -30,6 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from protocol.names import PLAYER_NAME_MAX, clean_name
 from protocol.names import BadName as NameRefused
+from protocol.skeletons import name_skeleton
 
 from .errors import BadName, BadPassword, BadSession, NameTaken, WrongCredentials
 from .guard import reachable
@@ -71,6 +75,17 @@ def display_name(text: str) -> tuple[str, str]:
     return name, unicodedata.normalize("NFKC", name.casefold())
 
 
+def name_columns(text: str) -> tuple[str, str, str]:
+    """An account name's three columns: as shown, its key, its skeleton; or ``BadName``.
+    (docs/DEPLOY.md: what an operator sets to rename an account.)
+
+    >>> name_columns("  Ｍarie ")
+    ('Marie', 'marie', 'rnarie')
+    """
+    shown, key = display_name(text)
+    return shown, key, name_skeleton(shown)
+
+
 def check_password(password: str) -> None:
     """Refuse a new password that is too short, too long or has a control character."""
     if len(password) < PASSWORD_MIN:
@@ -99,11 +114,19 @@ class Accounts:
         return self._clock()
 
     async def sign_up(self, name: str, password: str) -> SignedIn:
-        """A new account, signed in; ``BadName``, ``BadPassword`` or ``NameTaken``."""
-        shown, key = display_name(name)
+        """A new account, signed in; ``BadName``, ``BadPassword`` or ``NameTaken`` (the name,
+        in any case, or a name that looks like it)."""
+        shown, key, skeleton = name_columns(name)
         check_password(password)
+        await self._refuse_taken(shown, key, skeleton)  # before the hash's cost
         hashed = await asyncio.to_thread(_hasher.hash, password)
-        row = {"name": shown, "name_key": key, "password_hash": hashed, "created_at": self._time()}
+        row = {
+            "name": shown,
+            "name_key": key,
+            "name_skeleton": skeleton,
+            "password_hash": hashed,
+            "created_at": self._time(),
+        }
         try:
             async with reachable(), self._engine.begin() as conn:
                 result = await conn.execute(insert(accounts).values(row))
@@ -111,9 +134,23 @@ class Accounts:
                 assert key_row is not None
                 account = Account(int(key_row[0]), shown)
                 token = await self._open_session(conn, account.id)
-        except IntegrityError:
+        except IntegrityError:  # a sign-up of the name, or of a look-alike, came first
+            await self._refuse_taken(shown, key, skeleton)
             raise NameTaken(f"the name {shown!r} is taken") from None
         return SignedIn(account, token)
+
+    async def _refuse_taken(self, shown: str, key: str, skeleton: str) -> None:
+        """``NameTaken`` if an account has the name in any case, or one that looks like it."""
+        query = select(accounts.c.name, accounts.c.name_key).where(
+            (accounts.c.name_key == key) | (accounts.c.name_skeleton == skeleton)
+        )
+        async with reachable(), self._engine.connect() as conn:
+            found = (await conn.execute(query.limit(1))).first()
+        if found is None:
+            return
+        if found.name_key == key:
+            raise NameTaken(f"the name {shown!r} is taken")
+        raise NameTaken(f"the name {shown!r} looks like {found.name!r}, which is taken")
 
     async def sign_in(self, name: str, password: str) -> SignedIn:
         """A new session for the account; ``WrongCredentials`` if either is wrong."""

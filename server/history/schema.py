@@ -4,8 +4,9 @@ Alembic's migrations (``migrations/versions``) create and change these tables;
 this module says what the code expects them to be, and a test checks that the
 migrated database matches it.
 
-- ``accounts``: a display name (shown form and its case-folded key, unique)
-  and an argon2 password hash.
+- ``accounts``: a display name (shown form, its case-folded key, unique, and
+  its skeleton, unique: no two names look alike; migration 0004) and an argon2
+  password hash.
 - ``sessions``: revocable sign-in tokens, stored as their SHA-256 only (a
   token is 256 random bits, so a fast hash is enough and a stolen table
   signs nobody in).
@@ -58,6 +59,9 @@ metadata = MetaData()
 
 TABLE_ID_MAX = 64
 NAME_KEY_MAX = 160  # casefold can lengthen a name (ß -> ss): room for 40 characters x 4
+# A skeleton lengthens a name more (a Hangul syllable's prototype is 7 characters; a test
+# bounds every character's at 8): room for 40 characters x 8.
+NAME_SKELETON_MAX = 320
 AI_LEVEL_MAX = 64
 CONTRACT_MAX = 16
 # JSON, not JSONB, on PostgreSQL too: JSONB reorders keys, and a record exported
@@ -70,8 +74,12 @@ accounts = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(NAME_KEY_MAX), nullable=False),
     Column("name_key", String(NAME_KEY_MAX), nullable=False, unique=True),
+    # protocol.skeletons.name_skeleton(name); NULL for an account older than 0004 whose
+    # name looked like an older account's (it keeps its name: docs/DEPLOY.md, "Accounts").
+    Column("name_skeleton", String(NAME_SKELETON_MAX)),
     Column("password_hash", String(255), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ux_accounts_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions = Table(

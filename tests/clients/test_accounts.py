@@ -81,6 +81,18 @@ async def test_sign_in_returns_a_new_token_and_sign_out_ends_it(url: str) -> Non
         assert other.account is not None and other.account.name == "Bob"
 
 
+async def test_a_look_alike_of_an_accounts_name_is_refused_over_the_wire(url: str) -> None:
+    """Issue 27.11: "Mаrie" (a Cyrillic а) registered beside "Marie"."""
+    async with await Client.connect(url) as marie:
+        await marie.sign_up("Marie", PASSWORD)
+    async with await Client.connect(url) as other:
+        with pytest.raises(ServerError) as refused:
+            await other.sign_up("M\u0430rie", PASSWORD)
+        assert refused.value.code == "name_taken"
+        assert "looks like 'Marie', which is taken" in refused.value.message
+        assert other.account is None and other.session is None
+
+
 async def test_a_dropped_client_reconnects_signed_in_or_as_a_guest_once_signed_out(
     node: App, url: str
 ) -> None:

@@ -12,6 +12,7 @@ from functools import cache, partial
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from protocol.skeletons import name_skeleton
 from server.history import (
     FinishedDeal,
     FinishedTable,
@@ -86,6 +87,7 @@ async def _account(engine: AsyncEngine, name: str) -> int:
     """An account as ``Accounts.sign_up`` makes it, without a session."""
     shown, key = display_name(name)
     row = {"name": shown, "name_key": key, "password_hash": _password_hash(), "created_at": START}
+    row["name_skeleton"] = name_skeleton(shown)
     async with engine.begin() as conn:
         inserted = (await conn.execute(insert(accounts).values(row))).inserted_primary_key
     assert inserted is not None

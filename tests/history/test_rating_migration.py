@@ -6,15 +6,27 @@ from __future__ import annotations
 import dataclasses
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
+from sqlalchemy import insert, inspect
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server.history import Accounts, Occupant, migrate, open_engine, store_deal
+from server.history import Occupant, display_name, migrate, open_engine, store_deal
 from server.history.database import alembic_config, current_revision
 from server.history.ratings import rate_pending, rating_of
+from server.history.schema import accounts
 
-from .golden import finished_deals
+from .golden import START, finished_deals
 
 RATING_TABLES = {"ratings", "rated_deals", "rating_changes"}
+
+
+async def account_of_0001(engine: AsyncEngine, name: str) -> int:
+    """An account as the code of revision 0001 signed one up (its columns only)."""
+    shown, key = display_name(name)
+    row = {"name": shown, "name_key": key, "password_hash": "$argon2id$", "created_at": START}
+    async with engine.begin() as conn:
+        inserted = (await conn.execute(insert(accounts).values(row))).inserted_primary_key
+    assert inserted is not None
+    return int(inserted[0])
 
 
 def _revisions_oldest_first() -> list[str]:
@@ -45,8 +57,7 @@ async def test_deals_stored_before_the_ratings_migration_are_rated_after_it(db_u
     engine = open_engine(db_url)
     try:
         await migrate(engine, "0001")
-        book = Accounts(engine)
-        ids = [(await book.sign_up(n, "correct horse battery")).account.id for n in "ABCD"]
+        ids = [await account_of_0001(engine, n) for n in "ABCD"]
         for deal in finished_deals("old"):
             seats = tuple(Occupant(account_id=i) for i in ids)
             await store_deal(engine, dataclasses.replace(deal, seats=seats))

@@ -7,11 +7,14 @@ Before, a player's name could carry an OSC 52 escape (a clipboard write) that
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 
 from protocol import models as m
-from protocol.names import BadName, clean_name
+from protocol.names import PLAYER_NAME_MAX, REFUSED_CATEGORIES, BadName, clean_name, sanitize
+from protocol.skeletons import name_skeleton, prototypes, skeleton
+from server.history.schema import NAME_SKELETON_MAX
 
 from ..server.wire import WireClient
 from .conftest import Start, ws_url
@@ -27,6 +30,9 @@ REFUSED = [
     "c1\x9b31m",  # C1 control (CSI)
     "private\ue000",
     "Z" + "\u0301" * 8,  # zalgo
+    "\u3164",  # a Hangul filler: a letter drawn as nothing (issue 27.11)
+    "Ann\u3164",  # ... that makes a name look like another
+    "Ma\u034frie",  # a combining grapheme joiner
     "x" * 61,  # too long for a player (40) and a table (60)
 ]
 
@@ -91,3 +97,32 @@ def test_a_table_stored_before_the_rules_still_loads_its_names_made_showable() -
     assert loaded.options.name == "evil\ufffd]52;c;aGk=\ufffd"
     assert loaded.seats[1].name == "Bob\ufffdgnp"
     assert loaded.summary().options.name == loaded.options.name
+
+
+def test_letters_drawn_as_nothing_are_refused_and_variation_selectors_dropped() -> None:
+    """Issue 27.11: Unicode's Default_Ignorable_Code_Point that are letters or marks (not
+    format characters, refused already) passed: "\u3164" made a name that looks empty."""
+    for invisible in ("\u3164", "\uffa0", "\u115f", "\u1160", "\u034f", "\u17b4"):
+        with pytest.raises(BadName, match=rf"U\+{ord(invisible):04X}\) at position 2"):
+            clean_name(f"A{invisible}nn", 40)
+    assert clean_name("Zoé \u2764\ufe0f", 40) == "Zoé \u2764"
+    assert clean_name("\u1820\u180b\u1821", 40) == "\u1820\u1821"  # Mongolian's too
+    assert sanitize("Ann\u3164", 40) == "Ann\ufffd"  # a stored one is marked
+
+
+def test_the_confusables_table_is_unicodes_and_its_skeletons_fit_the_accounts_column() -> None:
+    """``protocol/confusables.txt``: UTS #39's table (5,247 characters that NFD keeps),
+    mapping what TS #39 says; no character's name skeleton is longer than 8, so a name of
+    40 characters fits ``accounts.name_skeleton`` (320)."""
+    table = prototypes()
+    assert len(table) == 5247
+    pairs = {"\u0430": "a", "\u041c": "M", "\u03bf": "o", "m": "rn", "1": "l", "I": "l", "0": "O"}
+    assert {c: table[ord(c)] for c in pairs} == pairs
+    assert skeleton("Ｍаrie") == "Marie"
+    longest = max(
+        len(name_skeleton(c))
+        for c in map(chr, range(0x110000))
+        if unicodedata.category(c) not in REFUSED_CATEGORIES
+        and unicodedata.normalize("NFKC", c) == c
+    )
+    assert longest <= 8 and PLAYER_NAME_MAX * 8 <= NAME_SKELETON_MAX
