@@ -119,9 +119,10 @@ async def test_redis_settings_reach_the_store() -> None:
         await store.close()
 
 
-def serve_once(data: Path, *flags: str) -> tuple[str, str]:
+def serve_once(data: Path, *flags: str) -> tuple[str, str, int]:
     """``tarot serve --port 0 FLAGS`` as a user starts it, with its data folder in ``data``:
-    its standard output and error from the start until SIGTERM ends it."""
+    its standard output and error from the start until SIGTERM ends it, and its exit status
+    (0: it handled the signal and drained)."""
     env = {k: v for k, v in os.environ.items() if k not in ("TAROT_DB_URL", "TAROT_LOG_FORMAT")}
     env |= {"XDG_DATA_HOME": str(data), "PYTHONUNBUFFERED": "1"}
     args = [sys.executable, "-m", "cli.main", "serve", "--port", "0", *flags]
@@ -133,35 +134,36 @@ def serve_once(data: Path, *flags: str) -> tuple[str, str]:
         ) as node,
     ):
         assert node.stdout is not None
-        out = [node.stdout.readline() for _ in range(3)]  # the URL, the store, the history
-        node.send_signal(signal.SIGTERM)  # the rest, with a note on the history, comes after
-        out.append(node.stdout.read())
-        assert node.wait(30) == 0
-    return "".join(out), errors.read_text()
+        out = [node.stdout.readline()]  # the URL: the node is up, and handles SIGTERM
+        node.send_signal(signal.SIGTERM)
+        out.append(node.stdout.read())  # the rest, until it has drained and exited
+        status = node.wait(30)
+    return "".join(out), errors.read_text(), status
 
 
 def test_tarot_serve_says_once_where_it_listens_and_where_its_history_is(tmp_path: Path) -> None:
     """Issue 27.15: the 'serving on' line came twice (a log line and a print), a dozen of
     Alembic's INFO lines came before it, and nothing said which database the history went
     to: by default a file in the user's home, which every checkout shares."""
-    out, err = serve_once(tmp_path)
+    out, err, status = serve_once(tmp_path)
     url = re.search(r"http://127\.0\.0\.1:\d+/", out)
     assert url is not None and (out + err).count(url[0]) == 1, out + err
     assert "alembic" not in err.lower() and "INFO alembic" not in out, err
     default = tmp_path / "cardavia-tarot" / "history.sqlite3"
     assert f"  history: {default}\n" in out and "(the default, shared by every checkout" in out
     assert err.count("migrated the history database from empty to ") == 1, err
-    again, err = serve_once(tmp_path)
+    assert status == 0  # a SIGTERM just after the line is handled: the node drains
+    again, err, status = serve_once(tmp_path)
     assert "migrated" not in err and f"history: {default}" in again  # already at the newest
     own = tmp_path / "own.sqlite3"
-    out, err = serve_once(tmp_path, "--db", str(own))
+    out, err, status = serve_once(tmp_path, "--db", str(own))
     assert f"  history: {own}\n" in out and "default" not in out, out
 
 
 def test_tarot_serve_with_json_logs_says_it_once_in_the_log_and_once_to_scripts(
     tmp_path: Path,
 ) -> None:
-    out, err = serve_once(tmp_path, "--log-format", "json")
+    out, err, _ = serve_once(tmp_path, "--log-format", "json")
     records = [json.loads(line) for line in err.splitlines()]  # every line of the log is JSON
     serving = [r["message"] for r in records if r["message"].startswith("serving on")]
     assert len(serving) == 1 and "history: " in serving[0], records
