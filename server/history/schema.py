@@ -5,7 +5,7 @@ this module says what the code expects them to be, and a test checks that the
 migrated database matches it.
 
 - ``accounts``: a display name (shown form, its case-folded key, unique, and
-  its skeleton, unique: no two names look alike; migration 0004) and an argon2
+  its skeleton, unique: no two names look alike; migration 0005) and an argon2
   password hash.
 - ``sessions``: revocable sign-in tokens, stored as their SHA-256 only (a
   token is 256 random bits, so a fast hash is enough and a stolen table
@@ -74,7 +74,7 @@ accounts = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(NAME_KEY_MAX), nullable=False),
     Column("name_key", String(NAME_KEY_MAX), nullable=False, unique=True),
-    # protocol.skeletons.name_skeleton(name); NULL for an account older than 0004 whose
+    # protocol.skeletons.name_skeleton(name); NULL for an account older than 0005 whose
     # name looked like an older account's (it keeps its name: docs/DEPLOY.md, "Accounts").
     Column("name_skeleton", String(NAME_SKELETON_MAX)),
     Column("password_hash", String(255), nullable=False),

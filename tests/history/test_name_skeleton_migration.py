@@ -1,4 +1,4 @@
-"""Migration 0004 gives existing accounts their names' skeletons (issue 27.11). Two accounts
+"""Migration 0005 gives existing accounts their names' skeletons (issue 27.11). Two accounts
 that already looked alike both keep their names: the older gets the skeleton, the younger
 none (NULL), and the unique index is built; every new look-alike is refused after it."""
 
@@ -19,8 +19,8 @@ PASSWORD = "correct horse battery"
 OLD_NAMES = ["Marie", "Bob", "M\u0430rie", "BOB", "ｚｏｅ"]  # "BOB" could not be: case-folded
 
 
-async def account_of_0003(engine: AsyncEngine, name: str) -> None:
-    """An account as the code before 0004 signed one up (no skeleton column yet)."""
+async def account_of_0004(engine: AsyncEngine, name: str) -> None:
+    """An account as the code before 0005 signed one up (no skeleton column yet)."""
     shown, key = display_name(name)
     row = {"name": shown, "name_key": key, "password_hash": "$argon2id$", "created_at": START}
     async with engine.begin() as conn:
@@ -32,12 +32,12 @@ async def test_existing_accounts_get_skeletons_and_look_alikes_keep_their_names(
 ) -> None:
     engine = open_engine(db_url)
     try:
-        await migrate(engine, "0003")
+        await migrate(engine, "0004")
         for name in OLD_NAMES:
             if name != "BOB":
-                await account_of_0003(engine, name)
+                await account_of_0004(engine, name)
         await migrate(engine)
-        assert await current_revision(engine) == "0004"
+        assert await current_revision(engine) == "0005"
         async with engine.connect() as conn:
             query = select(accounts.c.name, accounts.c.name_skeleton).order_by(accounts.c.id)
             stored = (await conn.execute(query)).all()
@@ -60,8 +60,8 @@ async def test_the_skeletons_migration_goes_down_and_up_again(db_url: str) -> No
     try:
         await migrate(engine)
         await Accounts(engine).sign_up("Marie", PASSWORD)
-        await migrate_down(engine, "0003")
-        assert await current_revision(engine) == "0003"
+        await migrate_down(engine, "0004")
+        assert await current_revision(engine) == "0004"
         await migrate(engine)
         with pytest.raises(NameTaken, match="looks like 'Marie'"):
             await Accounts(engine).sign_up("M\u0430rie", PASSWORD)

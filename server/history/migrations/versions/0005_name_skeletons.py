@@ -8,8 +8,8 @@ finds and renames them. The skeleton is computed here with the table of this
 revision's time: a later change of ``protocol/confusables.txt`` needs a
 revision of its own that computes them again.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-03
 """
 
@@ -20,8 +20,8 @@ from alembic import op
 
 from protocol.skeletons import name_skeleton
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
