@@ -139,6 +139,20 @@ class Accounts:
             raise NameTaken(f"the name {shown!r} is taken") from None
         return SignedIn(account, token)
 
+    async def lookalike(self, name: str) -> str | None:
+        """The name of the account ``name`` is, or looks like, if any (a guest may not sit
+        under it); None for a name no account has, or one that cannot be an account's."""
+        try:
+            shown, key = display_name(name)
+        except BadName:
+            return None
+        query = select(accounts.c.name).where(
+            (accounts.c.name_key == key) | (accounts.c.name_skeleton == name_skeleton(shown))
+        )
+        async with reachable(), self._engine.connect() as conn:
+            found = (await conn.execute(query.limit(1))).first()
+        return None if found is None else str(found.name)
+
     async def _refuse_taken(self, shown: str, key: str, skeleton: str) -> None:
         """``NameTaken`` if an account has the name in any case, or one that looks like it."""
         query = select(accounts.c.name, accounts.c.name_key).where(

@@ -266,6 +266,7 @@ class Connection:
     async def _join(self, join: m.Join) -> None:
         runtime = await self.node.runtime(join.table_id)
         tr.check_invite(runtime.data, join.invite)
+        await self.signing.check_guest_name(join.name)
         account = self.signing.account
         request = JoinRequest(
             # Signed in, the seat is taken as the account, under its name.

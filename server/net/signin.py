@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from protocol import models as m
 from protocol.errors import error_code
 from server.store.base import StoreError, unavailable
-from server.table.refusals import AccountRefused
+from server.table.refusals import AccountRefused, TableRefused
 from server.table.seating import held_seats
 
 if TYPE_CHECKING:
@@ -45,6 +45,24 @@ class Signing:
                 "accounts_unavailable", "this server keeps no accounts (it has no history database)"
             )
         return self.node.accounts
+
+    async def check_guest_name(self, name: str) -> None:
+        """A guest may not sit under an account's name, nor one that looks like it
+        (``bad_name``). With no accounts, or their database down, any name goes: play
+        never waits for the history."""
+        accounts = self.node.accounts
+        if self.account is not None or accounts is None or not name:
+            return
+        from server.history import DatabaseUnavailable  # loaded already: there are accounts
+
+        try:
+            taken = await accounts.lookalike(name)
+        except DatabaseUnavailable:
+            return
+        if taken is not None:
+            raise TableRefused(
+                "bad_name", f"{name!r} is the account {taken!r}'s name: sign in, or choose another"
+            )
 
     async def _asked(self, work: Awaitable[T]) -> T:
         from server.history import HistoryError  # loaded already: there are accounts

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
+from protocol.skeletons import name_skeleton
 
 from . import transitions as tr
 from .data import TableData, hash_token, new_token
@@ -92,6 +93,8 @@ def _take_free_seat(
         seat = free[0]
     elif seat not in free:
         raise TableRefused("table_full", f"seat {seat} of table {data.table_id} is taken")
+    if request.name:
+        _check_name_free(data, seat, request.name)
     token, token_hash = (token, hash_token(token)) if token else new_token(data.table_id)
     seats = data.with_seat(
         seat,
@@ -108,6 +111,18 @@ def _take_free_seat(
     if data.status == "waiting" and all(s.occupant == "human" for s in seats):
         tr.start_series(change, request.now_ms)
     return change
+
+
+def _check_name_free(data: TableData, seat: int, name: str) -> None:
+    """Two seats of a table never show one name, nor two names that look alike (UTS #39
+    skeletons: "Mаrie" with a Cyrillic a is "Marie"): who played what must be plain."""
+    wanted = name_skeleton(name)
+    for i, other in enumerate(data.seats):
+        if i != seat and other.occupant != "empty" and name_skeleton(other.name) == wanted:
+            raise TableRefused(
+                "bad_name",
+                f"seat {i} of table {data.table_id} is {other.name!r}: choose another name",
+            )
 
 
 # ------------------------------------------------------------ seats held by accounts

@@ -282,3 +282,39 @@ async def test_while_the_accounts_database_is_down_sign_in_is_refused_and_guests
         await guest.request({"type": "create_table"}, "table_created")
     finally:
         await app.stop(drain_seconds=0)
+
+
+async def test_issue27_11_a_guest_may_not_sit_under_an_account_s_name_or_a_look_alike(
+    node: App,
+) -> None:
+    """An account's name is its own at every table: a guest asking for "Marie", or "Mаrie"
+    with a Cyrillic а, is refused (``bad_name``); the account itself sits under it."""
+    marie, _ = await signed_up(node, "Marie")
+    table_id = await seated_at_a_table_with_ai(marie)  # a seat taken as the account
+    other = await WireClient.open(url_of(node))
+    created = await other.request({"type": "create_table"}, "table_created")
+    for name in ("Marie", "MARIE", "M\u0430rie"):
+        await other.send({"type": "join", "table_id": created["table"]["table_id"], "name": name})
+        refused = await other.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "bad_name", refused
+        assert "'Marie'" in refused["message"]
+    await other.request(
+        {"type": "join", "table_id": created["table"]["table_id"], "name": "Maria"}, "joined"
+    )
+    assert table_id
+
+
+async def test_issue27_11_two_seats_of_a_table_never_show_one_name_or_look_alikes(
+    node: App,
+) -> None:
+    host = await WireClient.open(url_of(node))
+    created = await host.request({"type": "create_table"}, "table_created")
+    table_id = created["table"]["table_id"]
+    await host.request({"type": "join", "table_id": table_id, "name": "Chloé"}, "joined")
+    for name in ("Chloé", "chloé", "Chl\u043ee\u0301"):  # the last: a Cyrillic о, a combining é
+        guest = await WireClient.open(url_of(node))
+        await guest.send({"type": "join", "table_id": table_id, "name": name})
+        refused = await guest.until(lambda m: m["type"] == "error")
+        assert refused["code"] == "bad_name", (name, refused)
+    guest = await WireClient.open(url_of(node))
+    await guest.request({"type": "join", "table_id": table_id, "name": "Chloe"}, "joined")
