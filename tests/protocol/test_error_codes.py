@@ -84,14 +84,21 @@ def test_every_code_is_explained_in_the_protocol_doc() -> None:
 
 
 def test_every_code_the_server_sends_is_documented() -> None:
-    # The history's own codes name its errors for the HTTP API and the command line; on
-    # the WebSocket they pass through ``error_code`` (unknown ones become ``internal``).
-    history_only = {"history_error", "bad_database_url", "account_error", "bad_record"}
+    # The history's and the duplicate events' own codes name their errors for the HTTP API
+    # and the command line; on the WebSocket they pass through ``error_code`` (a code the
+    # protocol does not have becomes ``internal``).
+    layers = {
+        code
+        for folder in ("server/history", "server/duplicate")
+        for path in (ROOT / folder).rglob("*.py")
+        for code in _sent_codes(ast.parse(path.read_text()))
+    }
     # Metric labels of refusals made before any message is read (HTTP 429/503, a slow reader).
     labels_only = {"slow_reader", "too_many_connections", "api_rate_limited", "api_busy"}
     # A transition asked of a closed connection: a bug, raised and never answered.
     never_sent = {"closed"}
-    undocumented = sent_codes() - set(ERROR_CODES) - history_only - labels_only - never_sent
+    elsewhere = layers - set(ERROR_CODES)
+    undocumented = sent_codes() - set(ERROR_CODES) - elsewhere - labels_only - never_sent
     assert undocumented == set(), undocumented
 
 
