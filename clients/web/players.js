@@ -49,7 +49,7 @@ function accountView() {
   </section>`;
 }
 
-/** The game page's header (its classes, style.css "header"): the brand and the way back
+/** The game page's header (its classes, css/header.css): the brand and the way back
  * to the lobby, then this page's places and the language. */
 function header(parts) {
   const options = LANGS.map((l) => html`<option value="${l.code}" ${l.code === getLang() ? html`selected` : null}>${l.name}</option>`);

@@ -121,7 +121,7 @@ function renderAccount() {
 }
 
 export function renderMain() {
-  // The header's column follows the view under it (style.css, "header").
+  // The header's column follows the view under it (css/header.css).
   document.getElementById("app").dataset.view = app.tab === "rules" ? "rules" : app.table ? "table" : "lobby";
   if (app.tab === "rules") {
     setHTML(document.getElementById("view-rules"), rulesHTML(app.lang));

@@ -1,4 +1,5 @@
-"""Modules a newcomer can hold: every source module under 400 lines (the style guide).
+"""Modules a newcomer can hold: every source module and stylesheet under 400 lines (the
+style guide).
 
 The files still over the limit are named below with who is splitting them
 (issue 19 point 7); a new one fails this test.
@@ -16,7 +17,11 @@ BEING_SPLIT: dict[str, str] = {}
 
 def test_source_modules_stay_under_400_lines() -> None:
     listed = subprocess.run(
-        ["git", "ls-files", "*.py", "*.js"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "ls-files", "*.py", "*.js", "*.css"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
     sizes = {
         name: len((ROOT / name).read_text().splitlines())

@@ -110,7 +110,7 @@ async def test_only_the_browser_clients_assets_are_served(node: Start) -> None:
     app = await node()
     for path in ("/README.md", "/__init__.py", "/../pyproject.toml", "/.git/config"):
         assert (await fetch(app.port, path)).status == 404, path
-    for path in ("/", "/index.html", "/app.js", "/style.css", "/favicon.svg", "/lobby.js"):
+    for path in ("/", "/index.html", "/app.js", "/css/base.css", "/favicon.svg", "/lobby.js"):
         assert (await fetch(app.port, path)).status == 200, path
 
 
