@@ -16,12 +16,14 @@ import { isTrump, parse, SUITS } from "./cards.js";
 /** @typedef {import("./messages").TableSummary} TableSummary */
 /** @typedef {import("./messages").ScoreSheet} ScoreSheet */
 /** @typedef {import("./messages").SeatView} SeatView */
+/** @typedef {import("./messages").SeatInfo} SeatInfo */
 /** @typedef {import("./messages").BidInfo} BidInfo */
 /** @typedef {import("./messages").PoigneeInfo} PoigneeInfo */
 /** @typedef {{leader: number, cards: string[], winner: number | null, leaving?: boolean}} Trick */
 /** @typedef {ReturnType<typeof newDeal>} Deal  the picture of the deal under way */
 /** @typedef {ReturnType<typeof newTable>} Table  the picture of a table */
 
+/** @returns {SeatInfo[]} */
 function emptySeats() {
   return [0, 1, 2, 3].map((seat) => ({ seat, occupant: "empty", name: "", connected: false }));
 }
@@ -47,8 +49,8 @@ export function newTable(tableId = null, mySeat = null) {
     deal: /** @type {Deal | null} */ (null),
     legal: /** @type {LegalChoices | null} */ (null),
     deadline: /** @type {number | null} */ (null),
-    /** @type {{deal_number: number, sheet: ScoreSheet, totals: number[]}[]} */
-    history: [], // the deals seen here
+    /** @type {{deal_number: number, sheet: ScoreSheet, totals: number[], seats?: SeatInfo[]}[]} */
+    history: [], // the deals seen here, each with who held the seats then
     record: /** @type {object | null} */ (null),
     /** @type {Record<number, any>} */
     records: {}, // deal number -> its tarot-record/1, to save
@@ -62,10 +64,11 @@ export function newTable(tableId = null, mySeat = null) {
  * @param {number} number
  * @param {number} dealer
  */
-function newDeal(number, dealer) {
+function newDeal(number, dealer, seats = emptySeats()) {
   return {
     number,
     dealer,
+    seats: /** @type {SeatInfo[]} */ (seats.map((s) => ({ ...s }))), // who held each seat when the deal began: the sheet and log name them
     phase: /** @type {SeatView["phase"]} */ ("bidding"),
     toAct: /** @type {number | null} */ (null),
     hand: /** @type {string[]} */ ([]),
@@ -110,7 +113,7 @@ export function applySnapshot(table, snap) {
     return table;
   }
   if (v.seat !== null && v.seat !== undefined) table.seat = v.seat;
-  const d = newDeal(v.deal_number, v.dealer);
+  const d = newDeal(v.deal_number, v.dealer, snap.table.seats);
   Object.assign(d, {
     phase: v.phase,
     toAct: v.to_act,
@@ -136,6 +139,7 @@ export function applySnapshot(table, snap) {
     sheet: v.sheet,
   });
   if (v.sheet && v.sheet.status === "cancelled") d.cancelled = v.sheet.reason;
+  if (table.over) d.toAct = null; // nobody is to play at a finished table
   table.deal = d;
   table.legal = v.legal;
   const kept = table.records[v.deal_number];
@@ -143,7 +147,7 @@ export function applySnapshot(table, snap) {
   if (v.sheet) {
     // A deal dealt again after a cancelled one has its number: its sheet replaces that one's.
     table.history = table.history.filter((h) => h.deal_number !== v.deal_number);
-    table.history.push({ deal_number: v.deal_number, sheet: v.sheet, totals: snap.table.totals });
+    table.history.push({ deal_number: v.deal_number, sheet: v.sheet, totals: snap.table.totals, seats: d.seats });
   }
   return table;
 }
@@ -222,7 +226,7 @@ const HANDLERS = {
   deal_started(table, _d, ev) {
     // A deal dealt again after a cancelled one has its number: that one's record is not its.
     delete table.records[ev.deal_number];
-    table.deal = newDeal(ev.deal_number, ev.dealer);
+    table.deal = newDeal(ev.deal_number, ev.dealer, table.summary.seats);
     table.summary.status = "playing";
     table.summary.deal_number = ev.deal_number;
     table.summary.next_deal_ms = null;
@@ -308,7 +312,8 @@ const HANDLERS = {
     table.summary.totals = ev.totals;
     table.legal = null;
     table.history = table.history.filter((h) => h.deal_number !== ev.deal_number);
-    table.history.push({ deal_number: ev.deal_number, sheet: ev.sheet, totals: ev.totals });
+    const seats = d ? d.seats : table.summary.seats.map((s) => ({ ...s }));
+    table.history.push({ deal_number: ev.deal_number, sheet: ev.sheet, totals: ev.totals, seats });
   },
   record(table, _d, ev) {
     table.record = ev.record;
@@ -318,8 +323,9 @@ const HANDLERS = {
     table.summary.next_deal_ms = ev.deadline_ms;
     table.waitingFor = ev.waiting_for;
   },
-  table_over(table, _d, ev) {
+  table_over(table, d, ev) {
     table.over = true;
+    if (d) d.toAct = null; // nobody is to play at a finished table
     table.summary.status = "finished";
     table.summary.totals = ev.totals;
     table.summary.next_deal_ms = null;

@@ -5,10 +5,11 @@
 import { cardHTML, miniCards } from "./cardview.js";
 import { html } from "./dom.js";
 import { contractLabel, num, t } from "./i18n.js";
-import { seatLabel, seatName } from "./seats.js";
+import { seatedAs, seatLabel, seatName } from "./seats.js";
 
-export function infoHTML(table, ctx) {
-  const d = table.deal;
+export function infoHTML(current, ctx) {
+  const d = current.deal;
+  const table = seatedAs(current, d?.seats); // the deal's players, even after they left
   const opts = table.summary.options || {};
   const n = d ? d.number : table.summary.deal_number;
   let dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
@@ -70,17 +71,21 @@ function dealDetails(table, d, ctx) {
 /** The card points so far, the discard the taker knows of, and the live target (R15):
  * every figure is the server's (trick events, discard_kept); only added up here. */
 function pointsHTML(d) {
+  // Scored: the sheet's figures, the discard or the chien counted (R6, R7), as the sheet says.
+  const scored = d.sheet && d.sheet.status === "played" ? d.sheet : null;
   const discard = d.discardPoints ?? 0;
-  const taker = d.points[0] + discard;
+  const taker = scored ? scored.points : d.points[0] + discard;
+  const defence = scored ? 91 - scored.points : d.points[1];
   const pct = Math.max(0, Math.min(100, Math.round((taker / 91) * 100)));
   let note = "";
-  if (d.discardPoints !== null) note = t("info.withDiscard", { n: num(discard) });
+  if (scored) note = "";
+  else if (d.discardPoints !== null) note = t("info.withDiscard", { n: num(discard) });
   else if (d.contract === "prise" || d.contract === "garde") note = t("info.discardLater");
   else if (d.contract === "garde_sans") note = t("info.chienTaker");
   else if (d.contract === "garde_contre") note = t("info.chienDefence");
-  const bouts = t("info.bouts", { n: d.takerBouts });
-  const target = t("info.target", { bouts, target: d.target, points: num(taker) });
-  return html`<div class="target" data-field="target">${target}</div><div class="points"><div><span class="side taker-side">${t("side.taker")}</span> <strong data-field="points-taker">${num(taker)}</strong></div><div><span class="side defence-side">${t("side.defence")}</span> <strong data-field="points-defence">${num(d.points[1])}</strong></div></div><div class="bar" aria-hidden="true"><span style="width:${pct}%"></span><i style="left:${Math.round((d.target / 91) * 100)}%"></i></div>${note ? html`<div class="muted small" data-field="points-note">${note}</div>` : ""}<div class="muted small">${t("info.tricksCount", { n: d.tricks.length })}</div>`;
+  const bouts = t("info.bouts", { n: scored ? scored.bouts : d.takerBouts });
+  const target = t("info.target", { bouts, target: scored ? scored.target : d.target, points: num(taker) });
+  return html`<div class="target" data-field="target">${target}</div><div class="points"><div><span class="side taker-side">${t("side.taker")}</span> <strong data-field="points-taker">${num(taker)}</strong></div><div><span class="side defence-side">${t("side.defence")}</span> <strong data-field="points-defence">${num(defence)}</strong></div></div><div class="bar" aria-hidden="true"><span style="width:${pct}%"></span><i style="left:${Math.round(((scored ? scored.target : d.target) / 91) * 100)}%"></i></div>${note ? html`<div class="muted small" data-field="points-note">${note}</div>` : ""}<div class="muted small">${t("info.tricksCount", { n: d.tricks.length })}</div>`;
 }
 
 /** A finished trick, card by card with who played it (from its leader). */

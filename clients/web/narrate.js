@@ -7,10 +7,12 @@ import { contractLabel, t } from "./i18n.js";
 import { renderTable } from "./render.js";
 import { app, SPEED } from "./state.js";
 import { dispatch } from "./store.js";
-import { seatLabel } from "./seats.js";
+import { seatedAs, seatLabel } from "./seats.js";
 
 export function narrate(table, ev, quiet) {
-  const who = (seat) => seatLabel(table, seat);
+  // The names as they are now, kept: a line read later still names who did it.
+  const seated = seatedAs(table, (table.deal?.seats ?? table.summary.seats).map((s) => ({ ...s })));
+  const who = (seat) => seatLabel(seated, seat);
   const card = (code) => cardName(code, app.lang, app.face);
   let line = null;
   let announce = null;

@@ -18,6 +18,18 @@ export function seatName(table, seat) {
   return info.name;
 }
 
+/**
+ * The table as seated by `seats` (who held each seat during a deal, game.js): the sheet,
+ * the log and the deal's details name them, not whoever sits there now.
+ * @template T
+ * @param {T & {summary: any}} table
+ * @param {any[] | undefined} seats
+ * @returns {T}
+ */
+export function seatedAs(table, seats) {
+  return seats ? { ...table, summary: { ...table.summary, seats } } : table;
+}
+
 export function seatLabel(table, seat) {
   const name = seatName(table, seat);
   return seat === table.seat ? t("seat.you", { name }) : name;
@@ -74,7 +86,7 @@ function avatarHTML(info, name, seat) {
 }
 
 export function toActText(table, d) {
-  if (d.toAct === null || d.toAct === undefined) return "";
+  if (d.toAct === null || d.toAct === undefined || table.over || d.phase === "done") return "";
   const phase = t(`phase.${d.phase}`);
   if (d.toAct === table.seat) return `${phase} · ${t("turn.yours")}`;
   return `${phase} · ${t("turn.other", { name: seatName(table, d.toAct) })}`;

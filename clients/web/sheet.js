@@ -5,7 +5,7 @@
 
 import { fill, html } from "./dom.js";
 import { contractLabel, num, t } from "./i18n.js";
-import { seatLabel } from "./seats.js";
+import { seatedAs, seatLabel } from "./seats.js";
 
 function row(label, value, field) {
   return html`<tr><th scope="row">${label}</th><td data-field="${field}">${value}</td></tr>`;
@@ -35,14 +35,15 @@ function scoresHTML(table, sheet, totals) {
   return html`<table class="grid scores"><thead><tr><th>${t("sheet.seat")}</th><th class="num">${t("sheet.thisDeal")}</th><th class="num">${t("sheet.total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function historyHTML(table) {
-  if (table.history.length < 2) return "";
+function historyHTML(current) {
+  if (current.history.length < 2) return "";
+  const table = seatedAs(current, current.history[current.history.length - 1].seats);
   const head = [0, 1, 2, 3].map((s) => html`<th class="num">${seatLabel(table, s)}</th>`);
   const rows = table.history.map((h) => {
     const what =
       h.sheet.status === "cancelled"
         ? t("sheet.cancelledShort")
-        : `${seatLabel(table, h.sheet.taker)} · ${contractLabel(h.sheet.contract)} ${h.sheet.made ? "✓" : "✗"}`;
+        : `${seatLabel(seatedAs(table, h.seats), h.sheet.taker)} · ${contractLabel(h.sheet.contract)} ${h.sheet.made ? "✓" : "✗"}`;
     return html`<tr><td>${h.deal_number}</td><td>${what}</td>${h.sheet.scores.map((x) => html`<td class="num">${num(x, true)}</td>`)}</tr>`;
   });
   return html`<details class="history"><summary>${t("sheet.history")}</summary><table class="grid"><thead><tr><th>#</th><th>${t("info.contract")}</th>${head}</tr></thead><tbody>${rows}</tbody></table></details>`;
@@ -78,7 +79,8 @@ function waitHTML(table) {
 }
 
 /** The sheet dialog for a history entry, with what comes next. */
-export function sheetHTML(table, entry) {
+export function sheetHTML(current, entry) {
+  const table = seatedAs(current, entry.seats); // who held the seats in that deal
   const sheet = entry.sheet;
   const body =
     sheet.status === "cancelled"
@@ -98,7 +100,7 @@ export function sheetHTML(table, entry) {
         : html`<button type="button" class="btn primary" data-action="next-deal" data-key="next-deal">${t("sheet.next")}</button>`,
     );
   }
-  const wait = latest && !table.over ? waitHTML(table) : "";
+  const wait = latest && !table.over ? waitHTML(current) : "";
   const minor = [html`<button type="button" class="btn small" data-action="close-sheet">${t("sheet.close")}</button>`];
   if (latest && sheet.status === "played" && table.records[entry.deal_number]) {
     minor.push(html`<button type="button" class="btn small" data-action="review-deal" data-arg="${entry.deal_number}">${t("review.open")}</button>`);
