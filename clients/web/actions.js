@@ -5,7 +5,7 @@ import { errorText, t } from "./i18n.js";
 import { cardState, handMode } from "./prompt.js";
 import { clearQueue } from "./queue.js";
 import { clearHash, renderAll, renderMain, renderTable, toast } from "./render.js";
-import { clearSession, heartbeat, loadHistory, storeSession } from "./session.js";
+import { clearSession, heartbeat, loadHistory, loadRecords, storeSession } from "./session.js";
 import { app } from "./state.js";
 import { dispatch } from "./store.js";
 
@@ -46,7 +46,7 @@ export async function createAndJoin(options, startNow) {
 export async function watch(tableId, invite, quiet = false) {
   try {
     clearQueue();
-    dispatch("enterTable", tableId, null);
+    dispatch("enterTable", tableId, null, {}, loadHistory(tableId), loadRecords(tableId));
     await app.net.request({ type: "watch", table_id: tableId, invite: invite || null }, ["watching"]);
     storeSession({ table_id: tableId, watch: true, invite: invite || null });
     clearHash();
@@ -221,7 +221,8 @@ export function resume(session) {
   const lastSeq = same ? app.receivedSeq : null;
   if (!same) {
     clearQueue();
-    dispatch("enterTable", session.table_id, session.seat, session.options || {}, loadHistory(session.table_id));
+    const kept = [loadHistory(session.table_id), loadRecords(session.table_id)];
+    dispatch("enterTable", session.table_id, session.seat, session.options || {}, ...kept);
   }
   dispatch("fastUntil", performance.now() + 1500);
   const request = { type: "resume", token: session.token };

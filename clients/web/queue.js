@@ -117,7 +117,7 @@ function handle(msg, quiet = false) {
   }
   const ev = msg.event;
   narrate(table, ev, quiet);
-  if (ev.kind === "score") storeHistory(table);
+  if (ev.kind === "score" || ev.kind === "record") storeHistory(table);
   if (ev.kind === "trick") {
     // After the pause, the cards slide to the winner, then the centre is cleared.
     return async (fast) => {

@@ -41,12 +41,18 @@ export function storeSession(session) {
 /** The score sheets of the table's deals seen here: a reload comes back to a snapshot
  * of the table as it is now, and these bring the earlier sheets back with it. */
 export function storeHistory(table) {
-  saved.set("history", { table_id: table.tableId, history: table.history });
+  saved.set("history", { table_id: table.tableId, history: table.history, records: table.records });
 }
 
 export function loadHistory(tableId) {
   const kept = saved.get("history");
   return kept && kept.table_id === tableId && Array.isArray(kept.history) ? kept.history : [];
+}
+
+/** The deals' records kept with their sheets: "Review this deal" and "Save the deal" after a reload. */
+export function loadRecords(tableId) {
+  const kept = saved.get("history");
+  return kept && kept.table_id === tableId && kept.records && typeof kept.records === "object" ? kept.records : {};
 }
 
 export function clearSession() {

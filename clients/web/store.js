@@ -29,10 +29,11 @@ function clearChoice(ui) {
 }
 
 /** A table followed from now on: a fresh picture, nothing received yet, nothing chosen. */
-function follow(s, tableId, seat, options = {}, history = []) {
+function follow(s, tableId, seat, options = {}, history = [], records = {}) {
   s.table = newTable(tableId, seat);
   s.table.summary.options = options;
   s.table.history = history;
+  s.table.records = records;
   s.receivedSeq = 0;
   s.ui = freshUi();
 }
@@ -81,8 +82,8 @@ const ACTIONS = {
 
   // ---------------------------------------------------------------- the table followed
   /** @param {State} s @param {string} tableId @param {number | null} seat */
-  enterTable(s, tableId, seat, options = {}, history = []) {
-    follow(s, tableId, seat, options, history);
+  enterTable(s, tableId, seat, options = {}, history = [], records = {}) {
+    follow(s, tableId, seat, options, history, records);
   },
   leaveTable(s) {
     s.table = null;
@@ -108,6 +109,9 @@ const ACTIONS = {
       clearChoice(s.ui);
       if (s.table.legal && s.table.legal.discard) s.ui.selected = new Set(s.table.legal.discard.required);
       if (msg.type === "your_turn") s.focusTurn = true;
+      // A reload after a deal: its sheet opens again, as it was when the deal ended.
+      const d = s.table.deal;
+      if (msg.type === "snapshot" && d && d.sheet && d.sheet.status === "played") s.ui.sheetFor = d.number;
       return;
     }
     const ev = msg.event;
