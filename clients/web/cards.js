@@ -77,7 +77,8 @@ const NAMES = {
       marseille: { S: "Épée", H: "Coupe", D: "Denier", C: "Bâton" },
       french: { S: "Pique", H: "Cœur", D: "Carreau", C: "Trèfle" },
     },
-    card: (rank, suit) => `${rank} de ${suit}`,
+    // "Roi de Coupe", but "As d’Épée" (elision before a vowel)
+    card: (rank, suit) => (/^[AEÉIOUaeéiou]/.test(suit) ? `${rank} d’${suit}` : `${rank} de ${suit}`),
     trump: (n) => `Atout ${n}`,
     excuse: "l’Excuse",
   },

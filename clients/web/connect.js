@@ -5,7 +5,7 @@
 
 import { refreshTables, resume, watch } from "./actions.js";
 import { cardName } from "./cards.js";
-import { errorText, t } from "./i18n.js";
+import { errorText, getLang, t } from "./i18n.js";
 import { announceLive } from "./narrate.js";
 import { Connection } from "./net.js";
 import { clearQueue, enqueue } from "./queue.js";
@@ -78,10 +78,10 @@ function onMessage(msg) {
 function onError(msg) {
   if (app.ui.asking !== null && msg.re === undefined) {
     // The refusal of a card clicked though not playable: say why, by the card.
-    const card = cardName(app.ui.asking, app.lang, app.face);
-    const reason = t("hand.refused", { card, reason: errorText(msg) });
-    dispatch("choose", { asking: null, reason });
-    announceLive(reason);
+    const code = app.ui.asking;
+    const said = () => t("hand.refused", { card: cardName(code, getLang(), app.face), reason: errorText(msg) });
+    dispatch("choose", { asking: null, reason: said() });
+    announceLive(said);
     renderTable();
     return;
   }

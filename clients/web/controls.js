@@ -21,6 +21,7 @@ import { saved } from "./dom.js";
 import { poigneePool } from "./game.js";
 import { errorText, setLang, t } from "./i18n.js";
 import { formOptions } from "./lobby.js";
+import { relanguageLive } from "./narrate.js";
 import { clearHash, renderAll, renderMain, renderTable, setTab, toast } from "./render.js";
 import { nextMarked, reviewId, startReview } from "./review.js";
 import { consentTo } from "./servers.js";
@@ -263,6 +264,7 @@ export function onChange(e) {
   }
   if (el.id === "lang-select") {
     dispatch("lang", setLang(el.value));
+    relanguageLive();
     renderAll();
   } else if (el.id === "face-select") {
     dispatch("face", el.value === "french" ? "french" : "marseille");

@@ -44,10 +44,19 @@ export function setLang(code) {
 /** The string `key` in the current language, with {name} placeholders filled. */
 export function t(key, params = {}) {
   const strings = STRINGS[current];
-  const n = params.n;
+  // The plural follows `count` when the number is shown formatted (`n: num(x)`), else `n`.
+  const n = typeof params.count === "number" ? params.count : params.n;
   const one = typeof n === "number" && (current === "fr" ? Math.abs(n) < 2 : n === 1);
   const text = (one && strings[`${key}.one`]) || strings[key] || en[key] || key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** A table's name as shown: a quick game's own name (given in its creator's language) in
+ * this one; a table without a name by its players, else its id. */
+export function tableTitle(name, id, players = "") {
+  if (name && Object.values(STRINGS).some((s) => s["lobby.quickName"] === name)) return t("lobby.quickName");
+  if (name) return name;
+  return players ? t("info.tableOf", { names: players }) : t("info.table", { id });
 }
 
 const MULTIPLIERS = { prise: 1, garde: 2, garde_sans: 4, garde_contre: 6 };

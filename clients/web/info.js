@@ -4,7 +4,7 @@
 
 import { cardHTML, miniCards } from "./cardview.js";
 import { html } from "./dom.js";
-import { contractLabel, num, t } from "./i18n.js";
+import { contractLabel, num, t, tableTitle } from "./i18n.js";
 import { seatedAs, seatLabel, seatName } from "./seats.js";
 
 export function infoHTML(current, ctx) {
@@ -14,7 +14,7 @@ export function infoHTML(current, ctx) {
   const n = d ? d.number : table.summary.deal_number;
   let dealOf = opts.deals && n <= opts.deals ? t("info.dealOf", { n, total: opts.deals }) : t("info.deal", { n });
   if (!n) dealOf = `${t("status.waiting")} · ${opts.deals ? t("lobby.dealsN", { n: opts.deals }) : t("lobby.endlessShort")}`;
-  const title = opts.name ? opts.name : t("info.table", { id: table.tableId });
+  const title = tableTitle(opts.name, table.tableId, humanNames(table.summary.seats));
   const dealer = d ? ` · ${t("info.dealer", { name: seatName(table, d.dealer) })}` : "";
   // What matters during play comes first, so that a laptop screen shows it without
   // scrolling: the contract, the points and target, the scores, the way out; then
@@ -113,6 +113,11 @@ function leaveHTML(table, ctx) {
   if (!underWay) return html`<button type="button" class="btn small leave" data-action="leave">${t("table.leave")}</button>`;
   if (!ctx.confirmLeave) return html`<button type="button" class="btn small leave" data-action="leave-ask">${t("table.leave")}</button>`;
   return html`<div class="leave-ask" role="group" aria-labelledby="leave-ask"><p id="leave-ask">${t("table.leaveAsk")}</p><div class="buttons"><button type="button" class="btn small" data-action="leave-cancel" data-key="leave-cancel">${t("table.stay")}</button><button type="button" class="btn small danger" data-action="leave" data-key="leave-yes">${t("table.leaveYes")}</button></div></div>`;
+}
+
+/** The humans at a table, by name (a table without a name is called by them). */
+export function humanNames(seats) {
+  return (seats || []).filter((s) => s.occupant === "human" && s.name).map((s) => s.name).join(", ");
 }
 
 function section(title, body, key) {

@@ -4,7 +4,7 @@
 
 import { cardSVG } from "./cards.js";
 import { html } from "./dom.js";
-import { num, t } from "./i18n.js";
+import { num, t, tableTitle } from "./i18n.js";
 import { QUICK_AI_LEVELS } from "./state.js";
 
 const AI_LEVELS = ["random", "basic", "expert", "strong"];
@@ -76,7 +76,7 @@ function tableRow(x) {
   const status = t(`status.${x.status}`) + (x.status === "playing" ? ` · ${t("info.deal", { n: x.deal_number })}` : "");
   const watchers = x.spectators ? ` · ${t("lobby.spectators", { n: x.spectators })}` : "";
   const scores = x.status === "playing" ? html`<span class="muted small">${t("info.scores")}: ${x.totals.map((v) => num(v)).join(" / ")}</span>` : "";
-  return html`<li class="table-row" data-table="${x.table_id}"><div class="table-meta"><strong>${x.options.name || t("info.table", { id: x.table_id })}</strong><span class="muted small">${status} · ${deals} · ${t(`ai.${x.options.ai_level}`)}${watchers}</span>${scores}</div><button type="button" class="btn small" data-action="watch" data-arg="${x.table_id}">${t("lobby.watch")}</button><ul class="chips">${[0, 1, 2, 3].map((s) => seatChip(x, s))}</ul></li>`;
+  return html`<li class="table-row" data-table="${x.table_id}"><div class="table-meta"><strong>${tableTitle(x.options.name, x.table_id)}</strong><span class="muted small">${status} · ${deals} · ${t(`ai.${x.options.ai_level}`)}${watchers}</span>${scores}</div><button type="button" class="btn small" data-action="watch" data-arg="${x.table_id}">${t("lobby.watch")}</button><ul class="chips">${[0, 1, 2, 3].map((s) => seatChip(x, s))}</ul></li>`;
 }
 
 function tablesHTML(ctx) {

@@ -3,7 +3,7 @@
 // the screen reader's live region.
 
 import { cardName } from "./cards.js";
-import { contractLabel, t } from "./i18n.js";
+import { contractLabel, getLang, t } from "./i18n.js";
 import { renderTable } from "./render.js";
 import { app, SPEED } from "./state.js";
 import { dispatch } from "./store.js";
@@ -64,7 +64,7 @@ export function narrate(table, ev, quiet) {
   }
   if (line) {
     dispatch("logLine", line);
-    if (!quiet) announceLive(line());
+    if (!quiet) announceLive(line);
   }
   if (announce && !quiet) {
     const key = `${ev.kind}-${table.seq}`;
@@ -78,7 +78,20 @@ export function narrate(table, ev, quiet) {
   }
 }
 
+// What the live region says last, as words of the current language (a function of it).
+let spoken = () => "";
+
+/** Say `text` (a string, or words made in the current language) in the live region. */
 export function announceLive(text) {
+  spoken = typeof text === "function" ? text : () => text;
   const live = document.getElementById("live");
-  if (live) live.textContent = text;
+  if (live) {
+    live.textContent = spoken();
+    live.lang = getLang();
+  }
+}
+
+/** After a change of language: what the live region holds, in the new language. */
+export function relanguageLive() {
+  announceLive(spoken);
 }

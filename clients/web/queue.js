@@ -111,7 +111,7 @@ function handle(msg, quiet = false) {
   if (msg.type === "snapshot") return null;
   if (msg.type === "your_turn") {
     if (msg.seq < seq) return null; // older than the picture: nothing changed
-    announceLive(t("turn.yours"));
+    announceLive(() => t("turn.yours"));
     if (!quiet) turnAlert();
     return null;
   }

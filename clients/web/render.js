@@ -8,6 +8,7 @@ import { LANGS, t } from "./i18n.js";
 import { lobbyHTML } from "./lobby.js";
 import { rulesHTML } from "./rules.js";
 import { reviewHTML } from "./review.js";
+import { seatedAs } from "./seats.js";
 import { sheetHTML } from "./sheet.js";
 import { app } from "./state.js";
 import { dispatch } from "./store.js";
@@ -195,7 +196,7 @@ export function renderTable() {
   const layer = document.getElementById("sheet-layer");
   const reviewing = app.review && app.ui.reviewOpen && app.review.tableId === table.tableId;
   const kept = sheetState(layer);
-  const opened = setHTML(layer, reviewing ? reviewHTML(table, app.review, ctx) : entry ? sheetHTML(table, entry) : html``);
+  const opened = setHTML(layer, reviewing ? reviewHTML(seatedAs(table, table.history.find((h) => h.deal_number === app.review.deal)?.seats), app.review, ctx) : entry ? sheetHTML(table, entry) : html``);
   if (opened) restoreSheet(layer, kept);
   if (opened && entry && !layer.contains(document.activeElement)) {
     const primary = /** @type {HTMLElement | null} */ (layer.querySelector(".sheet .btn.primary") || layer.querySelector(".sheet .btn"));

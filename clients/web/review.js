@@ -60,7 +60,7 @@ export function reviewHTML(table, review, ctx) {
   let body;
   if (review.status === "running") body = progressHTML(review);
   else if (review.status === "failed") body = html`<p class="review-error" data-field="review-error">${review.error?.message || ""}</p>`;
-  else body = [graphHTML(review), stepHTML(table, review, ctx), summaryHTML(table, review.data)];
+  else body = [graphHTML(review, ctx), stepHTML(table, review, ctx), summaryHTML(table, review.data)];
   return html`<div class="overlay" data-action="close-review-backdrop"><div class="sheet review" role="dialog" aria-modal="true" aria-labelledby="review-title" data-deal="${review.deal}" data-status="${review.status}"><h2 id="review-title">${t("review.title")} <span class="muted">· ${t("info.deal", { n: review.deal })}</span></h2>${body}<div class="sheet-buttons"><div class="buttons"><button type="button" class="btn small" data-action="close-review">${ctx.back || t("review.back")}</button></div></div></div></div>`;
 }
 
@@ -70,32 +70,51 @@ function progressHTML(review) {
   return html`<div class="review-progress" role="progressbar" aria-valuemin="0" aria-valuemax="${review.total}" aria-valuenow="${review.done}" data-field="review-progress"><span style="width:${share}%"></span></div><p class="muted">${text}</p>`;
 }
 
-/** The taker's expected score after each decision that gives one; a point per decision. */
-function graphHTML(review) {
+// Each estimate is made from what the deciding player could see (their own hand): from one
+// player to the next it jumps. The graph shows the mean of the last SMOOTH estimates (one
+// round of the table), so that it follows the deal rather than whose turn it was.
+const SMOOTH = 4;
+
+/** The mean of each estimate and the SMOOTH - 1 before it. */
+export function smoothed(values) {
+  return values.map((_, i) => {
+    const window = values.slice(Math.max(0, i - SMOOTH + 1), i + 1);
+    return window.reduce((a, b) => a + b, 0) / window.length;
+  });
+}
+
+/** The taker's expected score along the deal (smoothed); a point per decision that gives one. */
+function graphHTML(review, ctx) {
   const decisions = review.data.decisions;
   const points = decisions.filter((d) => d.taker_score !== null);
   if (!points.length) return "";
   const { width, height, pad } = GRAPH;
-  const top = Math.max(1, ...points.map((d) => Math.abs(d.taker_score)));
+  const values = smoothed(points.map((d) => d.taker_score));
+  const top = Math.max(1, ...values.map((v) => Math.abs(v)));
   const x = (i) => (pad + ((width - 2 * pad) * i) / Math.max(1, decisions.length - 1)).toFixed(1);
   const y = (v) => (height / 2 - ((height / 2 - pad) * v) / top).toFixed(1);
-  const line = points.map((d) => `${x(d.index)},${y(d.taker_score)}`).join(" ");
-  const dots = points.map((d) => {
+  const line = points.map((d, i) => `${x(d.index)},${y(values[i])}`).join(" ");
+  const dots = points.map((d, i) => {
     const cls = ["pt", `label-${d.label}`, d.index === review.step ? "current" : ""].join(" ").trim();
     const r = d.label in MARKS || d.index === review.step ? 5 : 3;
-    const title = `${d.index + 1}. ${choiceText(d, d.chosen)} · ${t(`review.label.${d.label}`)} · ${num(d.taker_score, true)}`;
-    return html`<circle class="${cls}" cx="${x(d.index)}" cy="${y(d.taker_score)}" r="${r}" data-action="review-step" data-arg="${d.index}" data-step="${d.index}"><title>${title}</title></circle>`;
+    const title = `${d.index + 1}. ${choiceText(d, d.chosen, ctx)} · ${t(`review.label.${d.label}`)} · ${t("review.pointScore", { score: num(d.taker_score, true), mean: num(Math.round(values[i]), true) })}`;
+    return html`<circle class="${cls}" cx="${x(d.index)}" cy="${y(values[i])}" r="${r}" data-action="review-step" data-arg="${d.index}" data-step="${d.index}"><title>${title}</title></circle>`;
   });
   const now = x(review.step);
   const caption = t("review.graphCaption", { top: num(Math.round(top)) });
   return html`<figure class="review-graph"><svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${t("review.graph")}" data-field="review-graph"><line class="zero" x1="${pad}" x2="${width - pad}" y1="${height / 2}" y2="${height / 2}"/><line class="now" x1="${now}" x2="${now}" y1="${pad}" y2="${height - pad}"/><polyline points="${line}"/>${dots}</svg><figcaption class="muted small">${caption}</figcaption></figure>`;
 }
 
-function choiceText(d, choice) {
+/** A decision's choice in words: a contract, a card's name, the discard's cards by name. */
+function choiceText(d, choice, ctx) {
   if (d.kind === "bid") return contractLabel(choice);
   if (d.kind === "chelem") return t(choice === "true" ? "review.chelemYes" : "review.chelemNo");
   if (d.kind === "poignee") return t(`review.poignee.${choice}`);
-  return choice;
+  return String(choice || "")
+    .split(" ")
+    .filter(Boolean)
+    .map((code) => cardName(code, ctx.lang, ctx.face))
+    .join(", ");
 }
 
 /** The seat's cards at decision `step`: as dealt (the taker's after the discard), less those played. */
@@ -124,7 +143,7 @@ function reasonText(table, d, ctx) {
   const key = `review.reason.${d.reason_code}`;
   if (!d.reason_code || t(key) === key) return d.reason;
   const args = d.reason_args || {};
-  const card = (code) => (d.kind === "card" ? cardName(code, ctx.lang, ctx.face) : choiceText(d, code));
+  const card = (code) => choiceText(d, code, ctx);
   return t(key, {
     winner: typeof args.winner === "number" ? seatLabel(table, args.winner) : "",
     best: card(args.best ?? d.best),
@@ -142,16 +161,16 @@ function stepHTML(table, review, ctx) {
   const where = d.trick ? ` · ${t("review.trick", { n: d.trick })}` : "";
   const what = `${t("review.decision", { n: d.index + 1, total: decisions.length })} · ${seatLabel(table, d.seat)} · ${t(`review.kind.${d.kind}`)}${where}`;
   const better =
-    d.best !== d.chosen ? html`<p data-field="review-better">${t("review.better", { best: choiceText(d, d.best), loss: num(d.loss) })}</p>` : "";
+    d.best !== d.chosen ? html`<p data-field="review-better">${t("review.better", { best: choiceText(d, d.best, ctx), loss: num(d.loss) })}</p>` : "";
   const scores =
     d.chosen_score === null
       ? t("review.forced")
-      : t("review.scores", { chosen: choiceText(d, d.chosen), score: num(d.chosen_score, true), samples: d.samples });
+      : t("review.scores", { chosen: choiceText(d, d.chosen, ctx), score: num(d.chosen_score, true), samples: d.samples });
   const said = reasonText(table, d, ctx);
   const reason = said ? html`<p class="reason" data-field="review-reason">${said}</p>` : "";
   const hindsight =
     d.hindsight && d.hindsight.loss > 0
-      ? html`<p class="muted" data-field="review-hindsight">${t("review.hindsight", { best: d.hindsight.best, loss: num(d.hindsight.loss) })}</p>`
+      ? html`<p class="muted" data-field="review-hindsight">${t("review.hindsight", { best: choiceText(d, d.hindsight.best, ctx), loss: num(d.hindsight.loss) })}</p>`
       : "";
   const prev = review.step === 0;
   const last = review.step === decisions.length - 1;

@@ -52,7 +52,7 @@ function historyHTML(current) {
 function playedHTML(table, entry) {
   const sheet = entry.sheet;
   const diff = Math.abs(sheet.points - sheet.target);
-  const verdict = sheet.made ? t("sheet.made", { n: num(diff) }) : t("sheet.failed", { n: num(diff) });
+  const verdict = t(sheet.made ? "sheet.made" : "sheet.failed", { n: num(diff), count: diff });
   const summary = [
     row(t("side.taker"), seatLabel(table, sheet.taker), "taker"),
     row(t("info.contract"), contractLabel(sheet.contract, true), "contract"),
