@@ -42,7 +42,11 @@ function nameHTML(ctx) {
 function inviteHTML(ctx) {
   const inv = ctx.invite;
   if (!inv) return "";
-  return html`<section class="panel invited" aria-labelledby="invited-title"><h2 id="invited-title">${t("lobby.invited")}</h2><p>${t("lobby.invitedText", { id: inv.table_id })}</p><div class="buttons"><button type="button" class="btn primary" data-action="join-invite" data-key="join-invite">${t("lobby.takeSeat")}</button><button type="button" class="btn" data-action="watch-invite">${t("lobby.watch")}</button><button type="button" class="btn" data-action="dismiss-invite">${t("lobby.dismiss")}</button></div></section>`;
+  const table = inv.name ? tableTitle(inv.name, inv.table_id) : t("lobby.aTable");
+  const key = `lobby.${inv.watchOnly ? "watchText" : "invitedText"}${inv.from ? "From" : ""}`;
+  const take = inv.watchOnly ? "" : html`<button type="button" class="btn primary" data-action="join-invite" data-key="join-invite">${t("lobby.takeSeat")}</button>`;
+  const watch = html`<button type="button" class="btn${inv.watchOnly ? " primary" : ""}" data-action="watch-invite">${t("lobby.watch")}</button>`;
+  return html`<section class="panel invited" aria-labelledby="invited-title"><h2 id="invited-title">${t("lobby.invited")}</h2><p data-field="invited-text">${t(key, { table, from: inv.from })}</p><div class="buttons">${take}${watch}<button type="button" class="btn" data-action="dismiss-invite">${t("lobby.dismiss")}</button></div></section>`;
 }
 
 function createHTML(ctx) {
@@ -66,7 +70,7 @@ function seatChip(table, s) {
         ? t("seat.ai", { n: s + 1 })
         : info.name || t("seat.player", { n: s + 1 });
   const button = free
-    ? html`<button type="button" class="btn small" data-action="take-seat" data-arg="${table.table_id}:${s}" aria-label="${t("lobby.takeSeatN", { n: s + 1, id: table.options.name || table.table_id })}">${t("lobby.sit")}</button>`
+    ? html`<button type="button" class="btn small" data-action="take-seat" data-arg="${table.table_id}:${s}" aria-label="${t("lobby.takeSeatN", { n: s + 1, id: tableTitle(table.options.name, table.table_id) })}">${t("lobby.sit")}</button>`
     : "";
   return html`<li class="chip ${info.occupant}${info.occupant === "human" && !info.connected ? " away" : ""}"><span>${who}</span>${button}</li>`;
 }

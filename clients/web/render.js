@@ -14,12 +14,20 @@ import { app } from "./state.js";
 import { dispatch } from "./store.js";
 import { tableParts } from "./table.js";
 
+/** The link that invites a friend: to take a seat while the table waits for players, to
+ * watch once the game is under way (no seat is free then); it names the table and who invites. */
 export function inviteLink() {
   const s = app.session;
-  if (!s || !app.table) return null;
+  const table = app.table;
+  if (!s || !table) return null;
   const base = `${window.location.origin}${window.location.pathname}`;
-  const invite = s.invite ? `&invite=${encodeURIComponent(s.invite)}` : "";
-  return `${base}#join=${encodeURIComponent(app.table.tableId)}${invite}`;
+  const kind = table.summary.status === "waiting" ? "join" : "watch";
+  const p = new URLSearchParams({ [kind]: table.tableId });
+  if (s.invite) p.set("invite", s.invite);
+  if (table.summary.options.name) p.set("table", table.summary.options.name);
+  const me = table.seat !== null ? table.summary.seats[table.seat] : null;
+  if (me && me.name) p.set("from", me.name);
+  return `${base}#${p.toString()}`;
 }
 
 function onHandKey(e) {
@@ -54,8 +62,11 @@ export function readHash() {
     return;
   }
   const p = new URLSearchParams(hash);
-  if (p.get("join")) {
-    dispatch("invite", { table_id: p.get("join"), invite: p.get("invite") || null });
+  const id = p.get("join") || p.get("watch");
+  if (id) {
+    // What the link says of the table and its sender is only shown (escaped), never trusted.
+    const said = { name: (p.get("table") || "").slice(0, 60), from: (p.get("from") || "").slice(0, 40) };
+    dispatch("invite", { table_id: id, invite: p.get("invite") || null, watchOnly: !p.get("join"), ...said });
     dispatch("tab", "table");
   }
 }
