@@ -5,7 +5,7 @@ import { errorText, t } from "./i18n.js";
 import { cardState, handMode } from "./prompt.js";
 import { clearQueue } from "./queue.js";
 import { clearHash, renderAll, renderMain, renderTable, toast } from "./render.js";
-import { clearSession, heartbeat, loadHistory, loadRecords, storeSession } from "./session.js";
+import { clearSession, heartbeat, loadHistory, loadRecords, storeDiscard, storeSession } from "./session.js";
 import { app } from "./state.js";
 import { dispatch } from "./store.js";
 
@@ -191,6 +191,7 @@ export function clickCard(code, confirmed = false) {
     }
     dispatch("choose", { reason: null });
     toggle(code, table.legal.discard.count);
+    storeDiscard(table);
     return;
   }
   if (mode === "poignee") {

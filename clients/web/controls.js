@@ -25,7 +25,7 @@ import { relanguageLive } from "./narrate.js";
 import { clearHash, renderAll, renderMain, renderTable, setTab, toast } from "./render.js";
 import { nextMarked, reviewId, startReview } from "./review.js";
 import { consentTo } from "./servers.js";
-import { storeSession } from "./session.js";
+import { storeDiscard, storeSession } from "./session.js";
 import { app } from "./state.js";
 import { dispatch } from "./store.js";
 
@@ -95,6 +95,7 @@ const ACTIONS = {
   "discard-clear": () => {
     const rule = app.table?.legal?.discard;
     dispatch("choose", { selected: new Set(rule ? rule.required : []), reason: null });
+    if (app.table) storeDiscard(app.table);
     renderTable();
   },
   chelem: (arg) => act({ kind: "chelem", announce: arg === "yes" }),

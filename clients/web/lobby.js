@@ -96,7 +96,9 @@ function elsewhereHTML(ctx) {
 }
 
 export function lobbyHTML(ctx) {
-  return html`<div class="lobby">${elsewhereHTML(ctx)}${heroHTML(ctx)}${inviteHTML(ctx)}${nameHTML(ctx)}<div class="lobby-grid">${tablesHTML(ctx)}${createHTML(ctx)}</div></div>`;
+  // The open tables come right under the quick starts (above the fold of a laptop); your
+  // name sits by the form that seats you (on a phone, first: css/phone.css).
+  return html`<div class="lobby">${elsewhereHTML(ctx)}${heroHTML(ctx)}${inviteHTML(ctx)}<div class="lobby-grid">${tablesHTML(ctx)}<div class="lobby-side">${nameHTML(ctx)}${createHTML(ctx)}</div></div></div>`;
 }
 
 /** The table options from the create form. */

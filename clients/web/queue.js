@@ -8,7 +8,7 @@ import { sleep } from "./dom.js";
 import { t } from "./i18n.js";
 import { announceLive, narrate } from "./narrate.js";
 import { renderTable } from "./render.js";
-import { storeHistory } from "./session.js";
+import { loadDiscard, storeHistory } from "./session.js";
 import { app, SPEED } from "./state.js";
 import { dispatch } from "./store.js";
 
@@ -88,6 +88,17 @@ async function pump() {
     waiting.pumping = false;
   }
 }
+/** A reload while choosing the discard: the cards chosen before are chosen again (those
+ * still allowed, with the required ones), up to the count. */
+function keepDiscard(table) {
+  const rule = table.legal && table.legal.discard;
+  if (!rule) return;
+  const allowed = new Set(rule.allowed);
+  const kept = loadDiscard(table).filter((c) => allowed.has(c) && !rule.required.includes(c));
+  const cards = [...rule.required, ...kept].slice(0, rule.count);
+  dispatch("choose", { selected: new Set(cards) });
+}
+
 /** @param {TableFrame} msg */
 function pauseFor(msg) {
   if (msg.type !== "event") return 0;
@@ -108,9 +119,13 @@ function handle(msg, quiet = false) {
   if (!table) return null;
   const seq = table.seq;
   dispatch("frame", msg);
-  if (msg.type === "snapshot") return null;
+  if (msg.type === "snapshot") {
+    keepDiscard(table);
+    return null;
+  }
   if (msg.type === "your_turn") {
     if (msg.seq < seq) return null; // older than the picture: nothing changed
+    keepDiscard(table);
     announceLive(() => t("turn.yours"));
     if (!quiet) turnAlert();
     return null;

@@ -55,6 +55,19 @@ export function loadRecords(tableId) {
   return kept && kept.table_id === tableId && kept.records && typeof kept.records === "object" ? kept.records : {};
 }
 
+/** The cards chosen for the discard, kept across a reload (this table, this deal). */
+export function storeDiscard(table) {
+  const d = table.deal;
+  if (d) saved.set("discard", { table_id: table.tableId, deal: `${d.number}-${d.dealer}`, cards: [...app.ui.selected] });
+}
+
+export function loadDiscard(table) {
+  const kept = saved.get("discard");
+  const d = table.deal;
+  const same = kept && d && kept.table_id === table.tableId && kept.deal === `${d.number}-${d.dealer}`;
+  return same && Array.isArray(kept.cards) ? kept.cards : [];
+}
+
 export function clearSession() {
   dispatch("session", null);
   tabSaved.set("session", null);
