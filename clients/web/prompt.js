@@ -74,6 +74,8 @@ function poigneePrompt(table, ctx) {
 export function promptHTML(table, ctx) {
   const legal = table.legal;
   const d = table.deal;
+  // Another tab took the seat ("Play here"): nothing was lost, the game moved there.
+  if (ctx.replaced) return html`<div class="prompt-title" data-field="moved">${t("conn.replacedLong")}</div>`;
   if (ctx.reconnecting) return html`<div class="prompt-title">${t("conn.reconnecting")}</div>`;
   if (table.summary.status === "waiting" && !d) return waitingHTML(table, ctx);
   if (!legal || !d) {

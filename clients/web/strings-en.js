@@ -19,7 +19,7 @@ export default {
   "conn.online": "Online",
   "conn.reconnecting": "Connection lost — reconnecting…",
   "conn.replaced": "Seat opened elsewhere",
-  "conn.replacedLong": "This seat is now played in another window.",
+  "conn.replacedLong": "Your game moved to another tab or window: it goes on there.",
   "conn.takeBack": "Play here",
   "conn.offline": "Not connected: wait for the connection to come back.",
   "toast.seatGone": "That table is no longer available.",

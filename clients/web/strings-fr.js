@@ -20,7 +20,7 @@ export default {
   "conn.online": "En ligne",
   "conn.reconnecting": "Connexion perdue — reconnexion…",
   "conn.replaced": "Place ouverte ailleurs",
-  "conn.replacedLong": "Cette place est maintenant jouée dans une autre fenêtre.",
+  "conn.replacedLong": "Votre partie est passée dans un autre onglet ou une autre fenêtre : elle continue là-bas.",
   "conn.takeBack": "Jouer ici",
   "conn.offline": "Hors ligne : attendez le retour de la connexion.",
   "toast.seatGone": "Cette table n’est plus disponible.",

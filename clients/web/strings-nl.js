@@ -20,7 +20,7 @@ export default {
   "conn.online": "Online",
   "conn.reconnecting": "Verbinding verbroken — opnieuw verbinden…",
   "conn.replaced": "Plaats elders geopend",
-  "conn.replacedLong": "Deze plaats wordt nu in een ander venster gespeeld.",
+  "conn.replacedLong": "Je spel is verhuisd naar een ander tabblad of venster: het gaat daar verder.",
   "conn.takeBack": "Hier spelen",
   "conn.offline": "Geen verbinding: wacht tot de verbinding terug is.",
   "toast.seatGone": "Die tafel bestaat niet meer.",
