@@ -52,7 +52,7 @@ function dealDetails(table, d, ctx) {
     parts.push(section(t("info.lastTrick"), html`${trickLinesHTML(table, last, ctx)}<div class="muted small">${t("trick.wins", { name: seatLabel(table, last.winner) })}</div>`, "last-trick"));
   }
   if (d.bids.length) {
-    const bids = d.bids.map((b) => html`<li><span>${seatLabel(table, b.seat)}</span><span class="${b.contract === "pass" ? "muted" : ""}">${contractLabel(b.contract)}</span></li>`);
+    const bids = d.bids.map((b) => html`<li><span title="${seatLabel(table, b.seat)}">${seatLabel(table, b.seat)}</span><span class="${b.contract === "pass" ? "muted" : ""}">${contractLabel(b.contract)}</span></li>`);
     parts.push(section(t("info.bids"), html`<ul class="bids">${bids}</ul>`, "bids"));
   }
   if (d.chien) parts.push(section(t("info.chien"), miniCards(d.chien, ctx), "chien"));
@@ -92,8 +92,8 @@ function pointsHTML(d) {
 function trickLinesHTML(table, trick, ctx) {
   const rows = trick.cards.map((code, i) => {
     const seat = (trick.leader + i) % 4;
-    const lead = i === 0 ? html` <span class="muted">(${t("trick.led")})</span>` : "";
-    return html`<li class="${seat === trick.winner ? "took" : ""}">${cardHTML(code, ctx, { cls: "mini" })}<span>${seatName(table, seat)}${lead}</span></li>`;
+    const lead = i === 0 ? html`<small class="muted">${t("trick.led")}</small>` : "";
+    return html`<li class="${seat === trick.winner ? "took" : ""}">${cardHTML(code, ctx, { cls: "mini" })}<span title="${seatName(table, seat)}">${seatName(table, seat)}</span>${lead}</li>`;
   });
   return html`<ol class="trick-lines">${rows}</ol>`;
 }
@@ -126,6 +126,6 @@ function section(title, body, key) {
 
 function scoresHTML(table) {
   const totals = table.summary.totals || [0, 0, 0, 0];
-  const rows = [0, 1, 2, 3].map((s) => html`<li class="${s === table.seat ? "me" : ""}"><span>${seatLabel(table, s)}</span><strong data-field="total-${s}">${num(totals[s])}</strong></li>`);
+  const rows = [0, 1, 2, 3].map((s) => html`<li class="${s === table.seat ? "me" : ""}"><span title="${seatLabel(table, s)}">${seatLabel(table, s)}</span><strong data-field="total-${s}">${num(totals[s])}</strong></li>`);
   return html`<ul class="totals">${rows}</ul>`;
 }

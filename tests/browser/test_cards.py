@@ -28,7 +28,7 @@ CORNER = {
 }
 NAMES = {
     ("en", "marseille"): {"KH": "King of Cups", "NS": "Knight of Swords", "JC": "Jack of Batons"},
-    ("fr", "marseille"): {"KH": "Roi de Coupe", "QD": "Dame de Denier", "JS": "Valet de Épée"},
+    ("fr", "marseille"): {"KH": "Roi de Coupe", "QD": "Dame de Denier", "JS": "Valet d’Épée"},
     ("nl", "marseille"): {"KH": "Bekers koning", "NC": "Staven paard", "JD": "Munten boer"},
     ("en", "french"): {"KH": "King of Hearts", "QS": "Queen of Spades", "NC": "Knight of Clubs"},
 }

@@ -191,7 +191,7 @@ async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
     # The last trick, each card with who played it; every trick on demand.
     lines = await player.page.locator("[data-section=last-trick] .trick-lines li").all_inner_texts()
     assert len(lines) == 4
-    assert "(leads)" in lines[0]
+    assert lines[0].endswith("leads")  # under the name (issue 27.8: names on one line)
     # Each name stays in its column, the winner's too when it also led ("Player 1 (leads)"
     # ran over the next name): the page's last trick, led and won by this player, redrawn.
     was = await player.page.evaluate(LAST_TRICK_LED_AND_WON_BY, [0, 0])
@@ -295,7 +295,7 @@ async def test_a_friend_watches_a_private_quick_game_by_its_link(new_player: New
     await alice.page.click("[data-action=quick-start]")
     await alice.page.wait_for_selector("#hand .card")
     link = await alice.page.locator("[data-section=invite] #invite-link").input_value()
-    assert "#join=" in link and "invite=" in link
+    assert "#watch=" in link and "invite=" in link  # a game under way: to watch (27.2)
     carol = await new_player()
     await carol.page.goto(link)
     await carol.page.wait_for_selector("[data-action=watch-invite]")

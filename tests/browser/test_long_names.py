@@ -1,0 +1,120 @@
+"""Long names and a spectator at a laptop's 1366x768 (issue 27.7, 27.8): scores never
+split over lines, a "Pass" bubble never wraps, the sheet fits with "Next deal" in sight;
+for a spectator South's card is not under its name plate, North's and South's cards do
+not overlap, and the last trick's labels are inside the side panel."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from clients.python import Bot, Client, play_table
+from protocol import models as m
+from server.app import App
+
+from .conftest import NewPlayer
+
+LONG = [
+    "Maximilienne de la Tour d'Auvergne",
+    "Bartholomew Fitzwilliam-Cholmondeley",
+    "Anne-Sophie Vandenbroucke-Delacroix",
+]
+ONE_LINE = """els => els.filter((e) => {
+    const r = document.createRange(); r.selectNodeContents(e);
+    const lines = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+    return lines.size > 1;
+}).map((e) => e.textContent)"""
+BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+def overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+
+class Passer(Bot):
+    def bid(self, view: m.SeatView, bids: list[m.ContractCode]) -> m.ContractCode:
+        return "pass"
+
+
+@pytest.mark.timeout(240)
+async def test_long_names_and_a_spectator_at_1366x768(
+    new_player: NewPlayer, server: App, artifacts: Path
+) -> None:
+    me = await new_player(1366, 768, query="speed=0.2")
+    await me.open()
+    await me.page.fill("#player-name", "Guillemette-Héloïse de Montmorency")
+    await me.page.fill("#create-form [name=name]", "Long names")
+    await me.page.fill("#create-form [name=deals]", "2")
+    await me.page.click("#create-form [type=submit]")
+    await me.page.wait_for_selector("#centre .waiting-msg")
+    table_id = me.table_id()
+    url = f"ws://127.0.0.1:{server.port}/"
+    clients = [await Client.connect(url, "json") for _ in LONG]
+    spectator = await new_player(1366, 768, query="speed=0.2")
+    await spectator.open()
+    await spectator.click("[data-action=refresh]")
+    await spectator.page.locator(f'.table-row[data-table="{table_id}"] [data-action=watch]').click()
+    for seat, (client, name) in enumerate(zip(clients, LONG, strict=True), start=1):
+        await client.join(table_id, seat=seat, name=name)
+    bots = [asyncio.create_task(play_table(c, Passer())) for c in clients]
+
+    # Bidding: the others pass; their bubbles stay on one line.
+    await me.page.wait_for_selector("#seats .bubble.pass")
+    bids = "#seats .bubble, #info [data-section=bids] li > *, #info [data-field^=total-]"
+    wrapped = await me.page.locator(bids).evaluate_all(ONE_LINE)
+    assert wrapped == [], wrapped
+    await me.screenshot(artifacts / "long-names-bidding-1366.png")
+
+    # Play: for the spectator, a whole trick on the felt: South's card clear of its plate,
+    # North's and South's clear of each other; the last trick's labels in the panel.
+    playing = asyncio.create_task(me.play_until("sheet", bid="garde"))
+    await spectator.page.wait_for_function(
+        "() => document.querySelectorAll('#centre .slot').length === 4"
+        " && document.querySelector('#info [data-section=last-trick]')",
+        polling=50,
+    )
+    slots = await spectator.page.locator("#centre .slot").evaluate_all(
+        "els => Object.fromEntries(els.map(e => [e.className.match(/pos-(\\w+)/)[1],"
+        " (r => [r.left, r.top, r.right, r.bottom])"
+        "(e.querySelector('.card').getBoundingClientRect())]))"
+    )
+    plate = await spectator.page.locator("#seats .seat.pos-bottom .plate").evaluate(BOX)
+    assert not overlap(slots["bottom"], plate), (slots, plate)
+    assert not overlap(slots["bottom"], slots["top"]), slots
+    await spectator.screenshot(artifacts / "long-names-spectator-trick-1366.png")
+    await spectator.page.wait_for_function(
+        "() => document.querySelectorAll('#centre .slot').length < 4"
+    )
+    await spectator.settle()
+    panel = await spectator.page.locator("#info").evaluate(BOX)
+    wider = await spectator.page.locator("#info *").evaluate_all(
+        f"els => els.filter(e => e.getBoundingClientRect().right > {panel[2]} + 1)"
+        ".map(e => e.className || e.tagName)"
+    )
+    assert wider == [], wider  # nothing sticks out of the side panel
+    last = spectator.page.locator("#info [data-section=last-trick]")
+    labels = await last.locator(".trick-lines span").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().bottom)"
+    )
+    assert labels and max(labels) <= panel[3], (labels, panel)
+    assert max(labels) <= 768
+
+    # The end of the first deal: scores on one line, the sheet with "Next deal" in sight.
+    await playing
+    await me.page.wait_for_selector(".sheet [data-action=next-deal]")
+    await me.settle()
+    split = await me.page.locator("#info [data-field^=total-], .sheet td.num").evaluate_all(
+        ONE_LINE
+    )
+    assert split == [], split
+    button = await me.page.locator(".sheet [data-action=next-deal]").evaluate(BOX)
+    assert button[3] <= 768 and button[1] >= 0, button
+    assert await me.page.locator(".sheet [data-action=next-deal]").is_visible()
+    await me.screenshot(artifacts / "long-names-sheet-1366.png")
+    for task in bots:
+        task.cancel()
+    for client in clients:
+        await client.close()
+    assert not me.errors and not spectator.errors, (me.errors, spectator.errors)
