@@ -48,7 +48,7 @@ export default {
   "account.signIn": "Sign in",
   "account.signUp": "Sign up",
   "account.why": "Signed in, the seats you take are yours: your deals are kept and rated, and you can take your seat back from another device.",
-  "viewer.title": "Table {table}, deal {n}",
+  "viewer.title": "Deal {n} with {players}",
   "viewer.seat": "Seat {n}",
   "viewer.ai": "AI {n} ({level})",
   "viewer.hands": "The hands as dealt",

@@ -48,7 +48,7 @@ export default {
   "account.signIn": "Se connecter",
   "account.signUp": "Créer un compte",
   "account.why": "Connecté, les places que vous prenez sont à vous : vos donnes sont gardées et classées, et vous reprenez votre place depuis un autre appareil.",
-  "viewer.title": "Table {table}, donne {n}",
+  "viewer.title": "Donne {n} avec {players}",
   "viewer.seat": "Place {n}",
   "viewer.ai": "IA {n} ({level})",
   "viewer.hands": "Les mains distribuées",

@@ -48,7 +48,7 @@ export default {
   "account.signIn": "Aanmelden",
   "account.signUp": "Account maken",
   "account.why": "Aangemeld zijn de plaatsen die je neemt van jou: je spellen worden bewaard en gewaardeerd, en je neemt je plaats terug op een ander apparaat.",
-  "viewer.title": "Tafel {table}, spel {n}",
+  "viewer.title": "Spel {n} met {players}",
   "viewer.seat": "Plaats {n}",
   "viewer.ai": "AI {n} ({level})",
   "viewer.hands": "De gedeelde handen",

@@ -6,7 +6,7 @@
 // opens the deal where it was. No rule is worked out here: the trick winners are the
 // score sheet's (`trick_winners`), the order of play the record's.
 
-import { cardSVG, sortHand } from "./cards.js";
+import { cardName, cardSVG, sortHand } from "./cards.js";
 import { html } from "./dom.js";
 import { contractLabel, getLang, num, t } from "./i18n.js";
 
@@ -16,7 +16,7 @@ export function seatName(deal, seat) {
   const who = deal.seats.find((s) => s.seat === seat);
   if (!who) return t("viewer.seat", { n: seat + 1 });
   if (who.kind === "account" || who.kind === "guest") return who.name;
-  if (who.kind === "ai") return t("viewer.ai", { n: seat + 1, level: who.ai_level });
+  if (who.kind === "ai") return t("viewer.ai", { n: seat + 1, level: t(`ai.${who.ai_level}`) }); // the level in words
   return t("viewer.seat", { n: seat + 1 });
 }
 
@@ -47,7 +47,7 @@ export function steps(deal) {
 }
 
 function cards(codes, face) {
-  return html`<span class="mini-hand">${codes.map((c) => html`<span class="mini-card" data-card="${c}" title="${c}">${cardSVG(c, face, getLang())}</span>`)}</span>`;
+  return html`<span class="mini-hand">${codes.map((c) => html`<span class="mini-card" data-card="${c}" title="${cardName(c, getLang(), face)}">${cardSVG(c, face, getLang())}</span>`)}</span>`;
 }
 
 function handsView(deal, hands, face) {
@@ -98,7 +98,26 @@ function sheetView(deal) {
           result: sheet.made ? t("players.made") : t("players.failed"),
         })
       : t("players.cancelled");
-  return html`<p id="sheet-line">${summary}</p><table class="history-table" id="viewer-sheet"><tbody>${lines}</tbody></table>`;
+  return html`<p id="sheet-line">${summary}</p>${sheet.status === "played" ? workingView(deal) : ""}<table class="history-table" id="viewer-sheet"><tbody>${lines}</tbody></table>`;
+}
+
+/** How the score was reached, as the table's score sheet shows it: bouts, points against
+ * the target, the contract's score and each bonus (the sheet's figures, nothing worked out). */
+function workingView(deal) {
+  const { sheet } = deal;
+  const diff = Math.abs(sheet.points - sheet.target);
+  const row = (label, value, field) => html`<tr><th scope="row">${label}</th><td data-field="${field}">${value}</td></tr>`;
+  const bonuses = (sheet.bonuses || []).map((b) => {
+    const name = b.kind === "poignee" ? t(`poignee.${b.detail || "simple"}`) : b.kind === "chelem" ? t(`bonus.chelem.${b.detail || "unannounced"}`) : t(`bonus.${b.kind}`);
+    return row(name, html`${t(`side.${b.side}`)} · ${num(b.points, true)}`, `bonus-${b.kind}`);
+  });
+  return html`<table class="history-table" id="viewer-working"><tbody>${[
+    row(t("sheet.bouts"), String(sheet.bouts), "bouts"),
+    row(t("sheet.points"), html`<strong>${num(sheet.points)}</strong> / ${t("sheet.target")} ${sheet.target}`, "points"),
+    row(t("sheet.contractScore"), html`(25 + ${num(diff)}) × ${sheet.multiplier} = <strong>${num(sheet.contract_score)}</strong>`, "contract-score"),
+    ...bonuses,
+    row(t("sheet.perDefender"), num(sheet.per_defender, true), "per-defender"),
+  ]}</tbody></table>`;
 }
 
 function title(step) {
@@ -111,7 +130,7 @@ export function viewerView(deal, all, index, face) {
   const step = all[index];
   const link = (i) => `#/deal/${deal.table_id}/${deal.deal_number}/${i}`;
   return html`<section class="panel viewer" id="viewer" tabindex="-1" data-step="${index}" data-kind="${step.kind}">
-    <h2>${t("viewer.title", { table: deal.table_id, n: deal.deal_number + 1 })}</h2>
+    <h2 id="viewer-title">${t("viewer.title", { n: deal.deal_number + 1, players: [0, 1, 2, 3].map((s) => seatName(deal, s)).join(", ") })}</h2>
     <nav class="viewer-nav">
       <a class="btn small" href="${link(0)}" data-action="first" aria-label="${t("viewer.first")}">«</a>
       <a class="btn small" href="${link(Math.max(0, index - 1))}" data-action="back" aria-label="${t("viewer.back")}">◀</a>
