@@ -25,7 +25,7 @@ import { isTrump, parse, SUITS } from "./cards.js";
 
 /** @returns {SeatInfo[]} */
 function emptySeats() {
-  return [0, 1, 2, 3].map((seat) => ({ seat, occupant: "empty", name: "", connected: false }));
+  return [0, 1, 2, 3].map((seat) => ({ seat, occupant: "empty", name: "", connected: false, away_until_ms: null }));
 }
 
 /**

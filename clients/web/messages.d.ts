@@ -452,6 +452,7 @@ export interface SeatInfo {
   occupant: "human" | "ai" | "empty";
   name: string;
   connected: boolean;
+  away_until_ms: number | null;
 }
 
 export interface SeatSummary {

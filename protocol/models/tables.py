@@ -14,6 +14,7 @@ from .base import (
     Points,
     Seat,
     TableId,
+    WithoutNulls,
 )
 
 
@@ -27,11 +28,15 @@ class TableOptions(Model):
     private: bool = False
 
 
-class SeatInfo(Model):
+class SeatInfo(WithoutNulls):
     seat: Seat
     occupant: Literal["human", "ai", "empty"]
     name: str = ""
     connected: bool = False  # a human seat whose player is online
+    # A human seat whose player is away (not connected): when the grace period ends, in the
+    # server's clock (ms since the epoch); from then on the AI plays its turns until the
+    # player comes back. Left out for every other seat.
+    away_until_ms: int | None = None
 
 
 class TableSummary(Model):

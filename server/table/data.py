@@ -157,11 +157,15 @@ class TableData(Data):
 
     def seat_info(self, seat: int) -> m.SeatInfo:
         s = self.seats[seat]
+        dropped = s.dropped_at_ms if s.occupant == "human" else None
         return m.SeatInfo(
             seat=seat,
             occupant=s.occupant,
             name=s.name,
-            connected=s.occupant == "human" and s.dropped_at_ms is None,
+            connected=s.occupant == "human" and dropped is None,
+            away_until_ms=None
+            if dropped is None
+            else int(dropped + self.options.grace_seconds * 1000),
         )
 
     def summary(self, spectators: int = 0) -> m.TableSummary:
