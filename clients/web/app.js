@@ -19,6 +19,7 @@ import {
   setTab,
   updateTimers,
 } from "./render.js";
+import { sayAiPlays } from "./narrate.js";
 import { queueState } from "./queue.js";
 import { chooseServer } from "./servers.js";
 import { heartbeat, loadSession } from "./session.js";
@@ -64,7 +65,10 @@ function boot() {
     updateTimers();
     if (!app.table && app.tab === "table" && document.visibilityState === "visible") refreshTables();
   }, 4000);
-  setInterval(updateTimers, 1000);
+  setInterval(() => {
+    if (sayAiPlays(app.table)) renderTable(); // a grace period just ended
+    updateTimers();
+  }, 1000);
   setInterval(heartbeat, 2000);
   window.addEventListener("resize", layoutHand);
   const server = chooseServer(params);

@@ -78,6 +78,27 @@ export function narrate(table, ev, quiet) {
   }
 }
 
+// The away seats whose grace period has ended and were said to be played by the AI.
+const aiPlaying = new Set();
+
+/** A human away past the grace period: the AI plays for them. Said once, in the log and
+ * the live region; true when something was said (the seats are drawn again then). */
+export function sayAiPlays(table) {
+  let said = false;
+  for (const s of table ? table.summary.seats : []) {
+    const over = s.occupant === "human" && !s.connected && s.away_until_ms && Date.now() >= s.away_until_ms;
+    const key = `${table.tableId}-${s.seat}-${s.away_until_ms}`;
+    if (!over || aiPlaying.has(key)) continue;
+    aiPlaying.add(key);
+    const name = seatLabel(table, s.seat);
+    const line = () => t("log.aiPlays", { name });
+    dispatch("logLine", line);
+    announceLive(line);
+    said = true;
+  }
+  return said;
+}
+
 // What the live region says last, as words of the current language (a function of it).
 let spoken = () => "";
 

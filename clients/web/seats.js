@@ -50,7 +50,7 @@ export function seatHTML(table, seat, ctx) {
   const badges = [];
   if (d && d.dealer === seat) badges.push(html`<span class="badge dealer" title="${t("seat.dealer")}">${t("seat.dealerShort")}</span>`);
   if (d && d.taker === seat) badges.push(html`<span class="badge taker"><span class="role">${t("seat.taker")} · </span>${contractLabel(d.contract)}</span>`);
-  if (info.occupant === "human" && !info.connected) badges.push(html`<span class="badge away">${t("seat.away")}</span>`);
+  if (info.occupant === "human" && !info.connected) badges.push(awayHTML(info));
   const active = d && d.toAct === seat && d.phase !== "done";
   const bid = d && d.phase === "bidding" && d.taker === null ? lastBid(d, seat) : null;
   /** @type {Html | string} */
@@ -72,6 +72,16 @@ export function seatHTML(table, seat, ctx) {
   const cls = `seat pos-${pos}${active ? " active" : ""}${d && d.taker === seat ? " is-taker" : ""}${me ? " me" : ""}${empty ? " empty" : ""}`;
   const you = me ? html` <em>(${t("seat.youShort")})</em>` : "";
   return html`<div class="${cls}" data-seat="${seat}" aria-label="${label}"><div class="plate">${avatarHTML(info, name, seat)}<span class="who"><span class="name">${name}${you}</span><span class="badges">${badges}${tricks}${timer}</span></span>${thinking}</div>${bubble}${backs}</div>`;
+}
+
+/** An away player: the grace period counted down, then "AI plays" (PROTOCOL.md 11). */
+function awayHTML(info) {
+  const until = info.away_until_ms;
+  if (until && Date.now() >= until) {
+    return html`<span class="badge away" data-field="ai-plays" title="${t("log.aiPlays", { name: info.name })}">${t("seat.aiPlays")}</span>`;
+  }
+  const timer = until ? html` <span class="timer" data-deadline="${until}"></span>` : "";
+  return html`<span class="badge away" data-field="away" title="${t("seat.awayTitle")}">${t("seat.away")}${timer}</span>`;
 }
 
 const EMBLEMS = ["S", "H", "D", "C"];

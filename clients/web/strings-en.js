@@ -94,6 +94,8 @@ export default {
   "seat.dealerShort": "Dealer",
   "seat.taker": "Taker",
   "seat.away": "away",
+  "seat.aiPlays": "AI plays",
+  "seat.awayTitle": "Disconnected: the seat waits for its player until the time shown, then the AI plays it",
   "seat.toPlay": "to play",
   "seat.tricks": "{n} tricks",
   "seat.tricks.one": "{n} trick",
@@ -306,6 +308,7 @@ export default {
   "log.made": "{name} made the contract.",
   "log.failed": "{name} failed the contract.",
   "log.over": "The game is over.",
+  "log.aiPlays": "The AI plays for {name}, who is away.",
 
   "error.not_your_turn": "It is not your turn.",
   "error.illegal_action": "That move is not allowed.",

@@ -96,6 +96,8 @@ export default {
   "seat.dealerShort": "Donneur",
   "seat.taker": "Preneur",
   "seat.away": "absent",
+  "seat.aiPlays": "L’IA joue",
+  "seat.awayTitle": "Déconnecté : la place attend son joueur jusqu’au temps indiqué, puis l’IA la joue",
   "seat.toPlay": "doit jouer",
   "seat.tricks": "{n} plis",
   "seat.tricks.one": "{n} pli",
@@ -308,6 +310,7 @@ export default {
   "log.made": "{name} a réussi son contrat.",
   "log.failed": "{name} a chuté.",
   "log.over": "La partie est terminée.",
+  "log.aiPlays": "L’IA joue pour {name}, absent.",
 
   "error.not_your_turn": "Ce n’est pas votre tour.",
   "error.illegal_action": "Ce coup n’est pas permis.",

@@ -96,6 +96,8 @@ export default {
   "seat.dealerShort": "Gever",
   "seat.taker": "Nemer",
   "seat.away": "weg",
+  "seat.aiPlays": "AI speelt",
+  "seat.awayTitle": "Verbinding weg: de plaats wacht op de speler tot de getoonde tijd, daarna speelt de AI",
   "seat.toPlay": "aan de beurt",
   "seat.tricks": "{n} slagen",
   "seat.tricks.one": "{n} slag",
@@ -308,6 +310,7 @@ export default {
   "log.made": "{name} heeft het contract gehaald.",
   "log.failed": "{name} heeft het contract niet gehaald.",
   "log.over": "De partij is afgelopen.",
+  "log.aiPlays": "De AI speelt voor {name}, die weg is.",
 
   "error.not_your_turn": "Je bent niet aan de beurt.",
   "error.illegal_action": "Die zet is niet toegestaan.",
