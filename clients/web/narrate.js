@@ -17,9 +17,12 @@ export function narrate(table, ev, quiet) {
   let line = null;
   let announce = null;
   switch (ev.kind) {
-    case "deal_started":
-      line = () => t("log.deal", { n: ev.deal_number, name: who(ev.dealer) });
+    case "deal_started": {
+      // A deal dealt again after a cancelled one keeps its number: say so, not the same line twice.
+      const again = table.history.some((h) => h.deal_number === ev.deal_number && h.sheet.status === "cancelled");
+      line = () => t(again ? "log.dealAgain" : "log.deal", { n: ev.deal_number, name: who(ev.dealer) });
       break;
+    }
     case "bid":
       line = () => t(ev.contract === "pass" ? "log.pass" : "log.bid", { name: who(ev.seat), contract: contractLabel(ev.contract) });
       break;
@@ -63,7 +66,7 @@ export function narrate(table, ev, quiet) {
       break;
   }
   if (line) {
-    dispatch("logLine", line);
+    dispatch("logLine", line, `${table.tableId}-${table.seq}`);
     if (!quiet) announceLive(line);
   }
   if (announce && !quiet) {

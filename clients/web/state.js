@@ -87,6 +87,7 @@ export function freshUi() {
     sheetFor: null,
     reviewOpen: false,
     log: [],
+    logKeys: new Set(), // the events already in the log (by table and sequence number)
     announce: null,
     copied: false,
     seen: new Map(),

@@ -178,7 +178,9 @@ const ACTIONS = {
     else s.ui.reason = full;
   },
   /** @param {State} s  a line of the log (a function of the language, narrate.js) */
-  logLine(s, line) {
+  logLine(s, line, key = null) {
+    if (key !== null && s.ui.logKeys.has(key)) return; // an event told once (a replay or a resume)
+    if (key !== null) s.ui.logKeys.add(key);
     s.ui.log.push(line);
     if (s.ui.log.length > 40) s.ui.log.shift();
   },

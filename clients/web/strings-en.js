@@ -295,6 +295,7 @@ export default {
   "bonus.chelem.unannounced": "Chelem (not announced)",
 
   "log.deal": "Deal {n}: {name} deals.",
+  "log.dealAgain": "Deal {n}, dealt again: {name} deals.",
   "log.pass": "{name} passes.",
   "log.bid": "{name} bids {contract}.",
   "log.taker": "{name} takes: {contract}.",

@@ -297,6 +297,7 @@ export default {
   "bonus.chelem.unannounced": "Chelem (non annoncé)",
 
   "log.deal": "Donne {n} : {name} distribue.",
+  "log.dealAgain": "Donne {n}, redistribuée : {name} distribue.",
   "log.pass": "{name} passe.",
   "log.bid": "{name} annonce {contract}.",
   "log.taker": "{name} prend : {contract}.",

@@ -297,6 +297,7 @@ export default {
   "bonus.chelem.unannounced": "Chelem (niet aangekondigd)",
 
   "log.deal": "Spel {n}: {name} deelt.",
+  "log.dealAgain": "Spel {n}, opnieuw gedeeld: {name} deelt.",
   "log.pass": "{name} past.",
   "log.bid": "{name} biedt {contract}.",
   "log.taker": "{name} neemt: {contract}.",

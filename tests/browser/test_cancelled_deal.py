@@ -39,6 +39,11 @@ async def test_a_petit_sec_is_shown_and_the_deal_dealt_again_keeps_its_number(
     assert not player.events("between_deals")  # dealt again at once, nobody waited for
     # The cancelled deal's record is not offered for the deal that has its number now.
     assert await player.page.evaluate("() => window.cardavia.app.table.records[1] === undefined")
+    # The log says the deal was dealt again, and no line twice (issue 27.12).
+    log = await player.page.locator("#info [data-section=log] li").all_inner_texts()
+    dealt = [line for line in log if line.startswith("Deal 1")]
+    assert dealt[0].startswith("Deal 1: ") and dealt[1].startswith("Deal 1, dealt again: "), log
+    assert len(set(log)) == len(log), log
     assert player.errors == []
 
 
