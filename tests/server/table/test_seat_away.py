@@ -10,13 +10,14 @@ from protocol import models as m
 from protocol.codecs import JSON
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.seating import JoinRequest, join
 
 NOW = 1_000_000
 
 
 def seated() -> TableData:
     data = TableData(table_id="away", options=m.TableOptions(grace_seconds=60))
-    return tr.join(data, None, 1, "Chloé", NOW).data
+    return join(data, None, JoinRequest(name="Chloé", now_ms=NOW, seat=1)).data
 
 
 def test_a_dropped_seat_says_when_its_grace_ends_and_a_present_one_says_nothing() -> None:
