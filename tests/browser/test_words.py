@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ai.review.judge import Settings
+from ai.review.judge import ReviewSettings
 from server.app import App
 from server.node.bots import BotRunner
 from server.node.reviews import Reviews
@@ -24,7 +24,7 @@ CODE = re.compile(r"(?<![\w/])(T\d{1,2}|EX|(?:10|[1-9JNQK])[SHDC])(?![\w/])")
 async def test_the_review_names_cards_and_graphs_a_mean_over_one_round(
     new_player: NewPlayer, server: App, artifacts: Path
 ) -> None:
-    server.node.reviews = Reviews(BotRunner(1), Settings(budget_ms=10.0))
+    server.node.reviews = Reviews(BotRunner(1), ReviewSettings(budget_ms=10.0))
     player = await new_player(1366, 768, query="speed=0", lang="fr")
     await player.open()
     await player.page.locator("#quick-ai").select_option("basic")
