@@ -39,7 +39,7 @@ async def test_a_dropped_players_grace_is_counted_down_then_the_ai_plays_for_the
     )
     await spectator.screenshot(artifacts / "grace-countdown-1366.png")
     plays = spectator.page.locator("#seats .seat[data-seat='1'] [data-field=ai-plays]")
-    await plays.wait_for(timeout=10000)
+    await plays.wait_for(state="attached", timeout=30000)  # the page's 1 s clock, on a busy machine
     assert await plays.inner_text() == "AI plays"
     log = await spectator.page.locator("#info [data-section=log] li").all_inner_texts()
     assert "The AI plays for Chloé, who is away." in log, log
