@@ -328,8 +328,12 @@ class TableRuntime:
         With ``last_seq`` (a reconnection), the missed events are replayed when
         the log still holds them; otherwise, or without it, a snapshot is sent.
         Returns True when events were replayed. Either way nothing is lost or
-        sent twice, and live events wait until the replay is done.
+        sent twice, and live events wait until the replay is done. A ``last_seq``
+        past the table's last event here (a store that lost commits, a client's
+        mistake) is not one the node knows: a snapshot (PROTOCOL.md, section 9).
         """
+        if last_seq is not None and last_seq > self.delivery.known:
+            last_seq = None
         self.subscribers[sub] = None
         self.delivery.add(sub, sub.seat, last_seq or 0)
         replayed = last_seq is not None and await self._replay(sub)
