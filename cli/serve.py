@@ -19,6 +19,7 @@ SECURITY_SETTINGS = (
     "api_burst",
     "api_in_flight",
     "empty_table_seconds",
+    "gc_sweep_ms",
     "allowed_hosts",
     "allowed_origins",
     "trusted_proxies",
@@ -71,6 +72,11 @@ def add_parser(sub: Any) -> None:
     )
     limits.add_argument(
         "--empty-table-seconds", type=float, help="a table nobody sits at goes then (600)"
+    )
+    limits.add_argument(
+        "--gc-sweep-ms",
+        type=float,
+        help="collect the young objects this often (50; 0: CPython's own collections)",
     )
     for flag, what in (
         ("--allowed-hosts", "Host names the node answers (default: loopback + --host; * any)"),

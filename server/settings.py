@@ -41,6 +41,7 @@ _DURATIONS_AND_RATES = (
     "finished_ttl_hours",
     "empty_table_seconds",
     "unload_idle_seconds",
+    "gc_sweep_ms",
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -88,6 +89,8 @@ class Settings:
     metrics_token: str | None = None  # /metrics then needs "Authorization: Bearer TOKEN"
     metrics_port: int | None = None  # /metrics then answers only there (on metrics_host)
     metrics_host: str = "127.0.0.1"
+    # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
+    gc_sweep_ms: float = 50.0
 
     def __post_init__(self) -> None:
         _check_numbers(self)
@@ -99,6 +102,10 @@ class Settings:
         _check_urls(self)
         if self.rate_per_second <= 0 or self.rate_burst < 1:
             raise SettingsError("the rate limit must be positive")
+        if self.gc_sweep_ms < 0:
+            raise SettingsError(
+                f"the collector's sweep period cannot be negative: {self.gc_sweep_ms}"
+            )
         if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0 or self.drain_seconds < 0:
             raise SettingsError("pauses cannot be negative")
         if not 1 <= self.bot_workers <= 256:

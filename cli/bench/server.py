@@ -60,6 +60,11 @@ def add_parser(sub: Any) -> None:
         help="the relay, memory (and redis) runs alternate this many times and each figure "
         "is the median over the rounds (default 1)",
     )
+    p.add_argument(
+        "--gc-sweep-ms",
+        type=float,
+        help="the nodes' --gc-sweep-ms (their default: 50; 0: CPython's own collections)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="also write the JSON object to this file")
     p.set_defaults(run=run)
@@ -114,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result: dict[str, Any] = {"tables": args.tables, "connections": 4 * args.tables}
     result.update(think_ms=args.think_ms, store=args.store, node_count=args.nodes)
+    result["gc_sweep_ms"] = args.gc_sweep_ms
     result["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
     rounds = [one_round(args) for _ in range(args.rounds)]
     for name in rounds[0]:
@@ -135,12 +141,13 @@ def run(args: argparse.Namespace) -> int:
 def one_round(args: argparse.Namespace) -> dict[str, Any]:
     """The relay, the memory store and (``--store redis``) Redis, one after the other."""
     think, procs = args.think_ms / 1000, args.client_procs
+    extra = () if args.gc_sweep_ms is None else ("--gc-sweep-ms", str(args.gc_sweep_ms))
     one = {"relay": relay(args.tables, args.seconds, think, procs)}
-    one["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs)
+    one["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs, extra)
     one["memory_vs_relay"] = versus_relay(one["memory"], one["relay"])
     if args.store == "redis":
         one["redis"] = serve_and_measure(
-            args.tables, args.seconds, args.redis, args.nodes, think, procs
+            args.tables, args.seconds, args.redis, args.nodes, think, procs, extra
         )
         one["redis_vs_memory"] = versus(one["redis"], one["memory"])
         one["redis_vs_relay"] = versus_relay(one["redis"], one["relay"])
