@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass, field
 
 from server.errors import ServerError
+from server.event_loop import LOOPS
 
 
 class SettingsError(ServerError, ValueError):
@@ -91,10 +92,12 @@ class Settings:
     metrics_host: str = "127.0.0.1"
     # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
     gc_sweep_ms: float = 50.0
+    event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
 
     def __post_init__(self) -> None:
         _check_numbers(self)
         _check_limits(self)
+        _check_process(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
         if self.log_format not in ("text", "json"):
@@ -102,10 +105,6 @@ class Settings:
         _check_urls(self)
         if self.rate_per_second <= 0 or self.rate_burst < 1:
             raise SettingsError("the rate limit must be positive")
-        if self.gc_sweep_ms < 0:
-            raise SettingsError(
-                f"the collector's sweep period cannot be negative: {self.gc_sweep_ms}"
-            )
         if self.ai_pause_seconds < 0 or self.next_deal_seconds < 0 or self.drain_seconds < 0:
             raise SettingsError("pauses cannot be negative")
         if not 1 <= self.bot_workers <= 256:
@@ -169,6 +168,18 @@ def _check_urls(settings: Settings) -> None:
             database_url(settings.db_url)
         except BadDatabaseUrl as e:
             raise SettingsError(str(e)) from None
+
+
+def _check_process(settings: Settings) -> None:
+    """The event loop and the collector's sweep (server/event_loop.py, server/gc_tuning.py)."""
+    if settings.event_loop not in LOOPS:
+        raise SettingsError(
+            f"the event loop must be one of {', '.join(LOOPS)}, not {settings.event_loop!r}"
+        )
+    if settings.gc_sweep_ms < 0:
+        raise SettingsError(
+            f"the collector's sweep period cannot be negative: {settings.gc_sweep_ms}"
+        )
 
 
 def _check_numbers(settings: Settings) -> None:

@@ -288,10 +288,13 @@ def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
             process.stderr.close()
 
 
-def relay(tables: int, seconds: float, think: float, procs: int) -> dict[str, Any]:
-    """The same bots against the bare relay (``relay``): its figures."""
+def relay(
+    tables: int, seconds: float, think: float, procs: int, loop: str = "auto"
+) -> dict[str, Any]:
+    """The same bots against the bare relay (``relay``) on the event loop ``loop``."""
     port = free_port()
-    process = start_process([sys.executable, "-m", "cli.bench.worker", "relay", str(port)])
+    args = [sys.executable, "-m", "cli.bench.worker", "relay", str(port), loop]
+    process = start_process(args)
     try:
         wait_for_port(port, process)
         progress(f"bare relay (no rules): {tables} tables")
