@@ -9,6 +9,7 @@ asyncio`` keeps the standard loop (to compare, or where uvloop misbehaves).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import importlib.util
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -27,9 +28,12 @@ def chosen(name: str) -> str:
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
     """The factory of the loop ``name`` gives (None: asyncio's default)."""
     if chosen(name) == "uvloop":
-        import uvloop
-
-        return uvloop.new_event_loop
+        # Imported by name: uvloop is optional (not a dependency), so not always there to
+        # type-check against.
+        factory: Callable[[], asyncio.AbstractEventLoop] = importlib.import_module(
+            "uvloop"
+        ).new_event_loop
+        return factory
     return None
 
 
