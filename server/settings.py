@@ -6,8 +6,10 @@ import math
 import os
 from dataclasses import dataclass, field
 
+from server.errors import ServerError
 
-class SettingsError(ValueError):
+
+class SettingsError(ServerError, ValueError):
     """A setting with a value that cannot be used."""
 
 
