@@ -147,7 +147,9 @@ class TableRuntime:
                 "table_lost", f"table {self.table_id} was lost by the table store"
             )
         if data.version > self.data.version:
-            self.apply_update(Update(data, await self._events_up_to(data.seq)), None)
+            store, after = self.services.store, self.data.seq
+            missed = await recovery.events_between(store, self.table_id, after, data.seq)
+            self.apply_update(Update(data, missed), None)
             return
         if data.version > (self.data.version if base is None else base):
             return  # an older picture of what pub/sub brought: nothing was lost
@@ -156,14 +158,6 @@ class TableRuntime:
             # too hear of it from a commit: ours if one comes, else a mark.
             self._resync(data)
             self._spawn(self._mark(data.version))
-
-    async def _events_up_to(self, seq: int) -> list[StoredEvent]:
-        """The log's events after the data held here, up to ``seq`` (none if it cannot say)."""
-        try:
-            events = await self.services.store.events_since(self.table_id, self.data.seq)
-        except StoreError:
-            return []
-        return [e for e in events or [] if e.seq <= seq]
 
     def apply_update(self, update: Update, state: engine.Deal | None = None) -> None:
         """A committed change (ours or another node's): cache it, deliver its events."""
