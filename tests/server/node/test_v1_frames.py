@@ -64,12 +64,13 @@ async def scripted_frames(codec: Codec, with_v2: bool) -> list[Raw]:
     runtime = TableRuntime(node, data)
     followers = [Raw(seat, codec) for seat in (0, 1, 2, 3, None)]
     for follower in followers:
-        await runtime.follow(follower)  # type: ignore[arg-type]
+        await runtime.follow(follower)
     if with_v2:
         for seat in (0, 1, 2, 3, None):
-            await runtime.follow(Raw(seat, codec, version=2))  # type: ignore[arg-type]
+            await runtime.follow(Raw(seat, codec, version=2))
     for seat in range(4):
-        await runtime.transact(lambda d, s, seat=seat: seating.join(d, s, JoinRequest("", 0, seat)))
+        request = JoinRequest("", 0, seat)
+        await runtime.transact(lambda d, s, r=request: seating.join(d, s, r))  # type: ignore[misc]
     rng = random.Random(28)
     for _ in range(40):  # the bids, the discard, the first tricks
         state = runtime.state
