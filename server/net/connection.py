@@ -24,13 +24,14 @@ from protocol.errors import ErrorCode
 from server.clock import now_ms
 from server.node.node import Node
 from server.node.reviews import ConnectionReviews
-from server.node.runtime import Asked, Build, Subscriber, TableRuntime
+from server.node.runtime import Build, TableRuntime
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
+from . import acks
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -235,16 +236,10 @@ class Connection:
                 self.reviews.request_stored(table_id, number, re)
         return None
 
-    async def _change(
-        self, runtime: TableRuntime, build: Build, re: m.RequestId | None, asker: bool = False
-    ) -> None:
-        """Commit ``build``; then ``ack``: the change's events were sent before it
-        (``apply_update`` delivers them). On version 2 the ``events`` frame of the
-        change carries the request's ``re`` instead, when it went to this connection."""
-        asked = Asked[Subscriber](self, re) if re is not None and self.version >= 2 else None
-        await runtime.transact(build, asker=self if asker else None, asked=asked)
-        if re is not None and (asked is None or not asked.answered):
-            self.send(m.Ack(re=re, table_id=runtime.table_id, seq=runtime.data.seq))
+    async def _change(self, runtime: TableRuntime, build: Build, re: m.RequestId | None) -> None:
+        asked = acks.asking(self, re)
+        await runtime.transact(build, asked=asked)
+        acks.ack(self, runtime, re, asked)  # after the change's events (or in them: v2)
 
     async def _hello(self, hello: m.Hello) -> None:
         version = versions.check_version(hello.protocol, self.subprotocol_version)
@@ -353,7 +348,9 @@ class Connection:
         runtime, seat = self._seated()
         start = time.perf_counter()
         engine_action = action_of(action, seat)
-        await self._change(runtime, lambda d, s: tr.act(d, s, engine_action, now_ms()), re, True)
+        asked = acks.asking(self, re)
+        await runtime.transact(lambda d, s: tr.act(d, s, engine_action, now_ms()), self, asked)
+        acks.ack(self, runtime, re, asked)
         self.node.metrics.actions.inc()
         self.node.metrics.action_latency.observe(time.perf_counter() - start)
 
