@@ -105,3 +105,12 @@ async def test_a_v2_snapshot_carries_the_seats_turn(url: str) -> None:
     assert "your_turn" not in await v1.until(lambda m: m["type"] == "snapshot")
     v1_turn = await v1.until(lambda m: m["type"] == "your_turn")
     assert v1_turn["legal"] == turn["your_turn"]["legal"]
+
+
+async def test_a_v2_request_that_changes_nothing_still_gets_its_ack(url: str) -> None:
+    client, _ = await seated_v2(url)
+    await client.send({"type": "start", "id": 1})
+    await client.until(lambda m: m.get("re") == 1)
+    await client.send({"type": "next_deal", "id": 2})  # during the deal: ignored
+    ack = await client.until(lambda m: m.get("re") == 2)
+    assert ack["type"] == "ack", ack
