@@ -22,8 +22,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+import engine
 from protocol import Codec
 from protocol import models as m
+from protocol.convert import legal_json, your_turn_json
 from server.table.data import StoredEvent
 from server.table.delivery import Out, SendEvent, SendSnapshot, SendTurn, Turn
 
@@ -75,7 +77,7 @@ class Fanout:
     def __init__(
         self,
         table_id: str,
-        legal: Callable[[Turn], dict[str, Any] | None],
+        legal: Callable[[Turn], engine.Legal | None],
         snapshot: Callable[[int | None], m.Snapshot],
     ) -> None:
         self.table_id = table_id
@@ -135,14 +137,7 @@ class Fanout:
         legal = self.legal(turn)
         if legal is None:
             return  # the core's turn is always the current one; a guard, not a path
-        body = {
-            "type": "your_turn",
-            "table_id": self.table_id,
-            "seq": seq,
-            "legal": legal,
-            "deadline_ms": turn.deadline_ms,
-        }
-        sub.send_frame(sub.codec.dumps(body))
+        sub.send_frame(sub.codec.dumps(your_turn_json(self.table_id, seq, legal, turn.deadline_ms)))
 
     # ------------------------------------------------------------ version 2
 
@@ -164,7 +159,8 @@ class Fanout:
             if last is None or last.turn is not None:
                 last = _Batch(snapshot=False)
                 batches.append(last)
-            last.turn = {"seq": out.seq, "legal": legal, "deadline_ms": out.turn.deadline_ms}
+            offer = legal_json(legal)
+            last.turn = {"seq": out.seq, "legal": offer, "deadline_ms": out.turn.deadline_ms}
 
     def _frame(
         self, sub: Reader, batch: _Batch, shared: dict[tuple[Any, ...], str | bytes]

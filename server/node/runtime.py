@@ -18,12 +18,12 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from typing import Protocol
 
 import engine
 from protocol import Codec
 from protocol import models as m
-from protocol.convert import legal_json, view_model
+from protocol.convert import view_model
 from server.clock import now_ms
 from server.store.base import (
     OutcomeUnknown,
@@ -277,12 +277,12 @@ class TableRuntime:
         if self.fanout.carry(outs, asked):
             self._spawn(self._fetch())  # from ``delivered``
 
-    def _legal(self, turn: Turn) -> dict[str, Any] | None:
+    def _legal(self, turn: Turn) -> engine.Legal | None:
         """The legal choices of ``turn``'s seat, None unless it is the current turn."""
         state = self.state
         if state is None or state.is_over or state.to_act != turn.seat:
             return None
-        return legal_json(engine.legal_actions(state))
+        return engine.legal_actions(state)
 
     async def _fetch(self) -> None:
         """Fetch events missed between two updates (another node's, out of order)."""
