@@ -18,16 +18,19 @@ reused; only the frames carrying a turn or a ``re`` are encoded apart.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
+
+import msgpack
 
 import engine
 from protocol import Codec
 from protocol import models as m
 from protocol.convert import legal_json, your_turn_json
 from server.table.data import StoredEvent
-from server.table.delivery import Out, SendEvent, SendSnapshot, SendTurn, Turn
+from server.table.delivery import Fetch, Out, SendEvent, SendSnapshot, SendTurn, Turn
 
 __all__ = ["Asked", "Fanout", "Reader"]
 
@@ -67,6 +70,7 @@ class _Batch:
 
     snapshot: bool
     events: list[tuple[StoredEvent, bool]] = field(default_factory=list)
+    seen: int = 1  # which of the events are visible, one bit each after a leading 1
     turn: dict[str, Any] | None = None  # the your_turn folded in: seq, legal, deadline_ms
     re: m.RequestId | None = None
 
@@ -90,18 +94,25 @@ class Fanout:
         v1: dict[tuple[int, str, bool], str | bytes] = {}
         folded: dict[R, list[_Batch]] = {}
         for out in outs:
-            if not isinstance(out, SendEvent | SendTurn | SendSnapshot):
+            if isinstance(out, Fetch):
                 fetch = True
                 continue
-            if out.key.version >= FOLDING_VERSION:
-                self._fold(folded.setdefault(out.key, []), out)
-            else:
+            sub = out.key
+            if sub.version < FOLDING_VERSION:
                 self._send_v1(out, v1)
+                continue
+            batches = folded.get(sub)
+            if batches is None:
+                batches = folded[sub] = []
+            elif type(out) is SendEvent:  # the hot path: one more event of a batch
+                last = batches[-1]
+                if not last.snapshot and last.turn is None:
+                    last.events.append((out.event, out.visible))
+                    last.seen = last.seen << 1 | out.visible
+                    continue
+            self._fold(batches, out)
         if asked is not None:
-            batches = folded.get(asked.key)
-            if batches and not batches[-1].snapshot and batches[-1].events:
-                batches[-1].re = asked.id
-                asked.answered = True
+            _answer(folded.get(asked.key), asked)
         shared: dict[tuple[Any, ...], str | bytes] = {}
         for sub, batches in folded.items():
             for batch in batches:
@@ -152,6 +163,7 @@ class Fanout:
                 last = _Batch(snapshot=False)
                 batches.append(last)
             last.events.append((out.event, out.visible))
+            last.seen = last.seen << 1 | out.visible
         else:
             legal = self.legal(out.turn)
             if legal is None:
@@ -171,17 +183,21 @@ class Fanout:
             if batch.turn is not None:
                 body["your_turn"] = batch.turn
             return codec.dumps(body)
-        if batch.turn is None and batch.re is None:
-            # The same for every follower that sees the same events: encoded once.
-            key = (codec.name, *((e.seq, visible) for e, visible in batch.events))
-            frame = shared.get(key)
-            if frame is None:
-                frame = shared[key] = codec.dumps(self._events_body(batch))
-            return frame
-        return codec.dumps(self._events_body(batch))
+        # The events are the same for every follower that sees them alike: encoded once,
+        # and the turn or the ``re`` of one follower appended to those bytes.
+        key = (codec.name, batch.events[0][0].seq if batch.events else 0, batch.seen)
+        frame = shared.get(key)
+        if frame is None:
+            frame = shared[key] = codec.dumps(self._events_body(batch))
+        extra: dict[str, Any] = {}
+        if batch.turn is not None:
+            extra["your_turn"] = batch.turn
+        if batch.re is not None:
+            extra["re"] = batch.re
+        return appended(frame, extra) if extra else frame
 
     def _events_body(self, batch: _Batch) -> dict[str, Any]:
-        body: dict[str, Any] = {
+        return {
             "type": "events",
             "table_id": self.table_id,
             "events": [
@@ -189,8 +205,20 @@ class Fanout:
                 for e, visible in batch.events
             ],
         }
-        if batch.turn is not None:
-            body["your_turn"] = batch.turn
-        if batch.re is not None:
-            body["re"] = batch.re
-        return body
+
+
+def _answer(batches: list[_Batch] | None, asked: Asked[R]) -> None:
+    """The ``re`` goes with the asker's last batch of events, if it got one."""
+    if batches and not batches[-1].snapshot and batches[-1].events:
+        batches[-1].re = asked.id
+        asked.answered = True
+
+
+def appended(frame: str | bytes, extra: dict[str, Any]) -> str | bytes:
+    """``frame`` (an encoded map of at most 15 keys) with ``extra``'s keys added last:
+    the bytes ``Codec.dumps`` gives the whole map, without encoding the rest again."""
+    if isinstance(frame, str):  # JSON, as ``Codec.dumps`` writes it: ``{...}``
+        return f"{frame[:-1]},{json.dumps(extra, separators=(',', ':'))[1:]}"
+    # msgpack: a fixmap's first byte is 0x80 plus its number of pairs; the pairs follow
+    pairs: bytes = msgpack.packb(extra, use_bin_type=True)[1:]
+    return bytes([frame[0] + len(extra)]) + frame[1:] + pairs

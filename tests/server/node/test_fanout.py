@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 import engine
 from protocol import models as m
-from protocol.codecs import JSON
+from protocol.codecs import JSON, MSGPACK, Codec
 from server.node.runtime import Asked, Subscriber, TableRuntime, TableServices
 from server.settings import Settings
 from server.store.memory import MemoryStore
@@ -23,20 +25,20 @@ from .test_v1_frames import Raw
 class Kept(Raw):
     """A reader that keeps the very objects it is sent (a shared frame is one object)."""
 
-    def __init__(self, seat: int | None) -> None:
-        super().__init__(seat, JSON, version=2)
+    def __init__(self, seat: int | None, codec: Codec = JSON) -> None:
+        super().__init__(seat, codec, version=2)
         self.sent: list[str | bytes] = []
 
     def send_frame(self, frame: str | bytes) -> None:
         self.sent.append(frame)
 
 
-async def v2_table() -> tuple[TableRuntime, list[Kept]]:
+async def v2_table(codec: Codec = JSON) -> tuple[TableRuntime, list[Kept]]:
     node = TableServices.alone(Settings(), MemoryStore())
     data = TableData(table_id="t2", options=m.TableOptions(), created_ms=1)
     await node.store.create(data)
     runtime = TableRuntime(node, data)
-    readers = [Kept(seat) for seat in (0, 1, 2, 3, None, None)]
+    readers = [Kept(seat, codec) for seat in (0, 1, 2, 3, None, None)]
     for reader in readers:
         await runtime.follow(reader)
     for seat in range(4):
@@ -80,3 +82,25 @@ async def test_each_reader_gets_one_frame_per_commit_and_the_public_one_is_share
         public = all(e["event"]["kind"] != "hidden" for e in bodies[4]["events"])
         if public:
             assert all(frame is spectators[0] for frame in plain)
+
+
+@pytest.mark.parametrize("codec", [JSON, MSGPACK], ids=["json", "msgpack"])
+async def test_a_frame_with_a_turn_or_a_re_is_the_codecs_own_encoding(codec: Codec) -> None:
+    """The turn and the ``re`` are appended to the shared bytes of the events: the result
+    is byte for byte what encoding the whole message gives, and a valid ``events``."""
+    runtime, readers = await v2_table(codec)
+    rng = random.Random(5)
+    for _ in range(40):
+        state = runtime.state
+        assert state is not None and not state.is_over
+        asked: Asked[Subscriber] = Asked(readers[state.to_act], "a-7")
+        action = engine.random_action(state, rng)
+        await runtime.transact(lambda d, s, a=action: tr.act(d, s, a, 0), asked=asked)  # type: ignore[misc]
+    frames = [frame for reader in readers for frame in reader.sent]
+    bodies = [codec.loads(frame) for frame in frames]
+    assert sum(1 for b in bodies if "your_turn" in b) > 10
+    assert sum(1 for b in bodies if b.get("re") == "a-7") == 40
+    for frame, body in zip(frames, bodies, strict=True):
+        assert codec.dumps(body) == frame
+        if body["type"] == "events":
+            assert m.Events.model_validate(body).model_dump(mode="json") == body
