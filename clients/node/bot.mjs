@@ -1,4 +1,4 @@
-// A tarot bot in plain Node.js (no npm packages), speaking tarot.v1 over JSON.
+// A tarot bot in plain Node.js (no npm packages), speaking tarot.v2 over JSON.
 //
 //   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ new --start
 //   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ TABLE_ID --seat 2
@@ -6,7 +6,9 @@
 // Node 22+ has WebSocket built in; Node 20 needs --experimental-websocket.
 // It joins (or creates) a table, answers every your_turn with a simple legal
 // choice, says next_deal after each scored deal, and prints the totals as one
-// JSON line when the table is over. When the connection drops (or the server
+// JSON line when the table is over. Version 2 sends a commit's events in one
+// "events" frame, with this seat's your_turn folded in (and in a snapshot) and
+// the "re" of the request that made it. When the connection drops (or the server
 // says bye: shutdown, and it closes the connection itself), it reconnects with
 // a jittered pause doubling from 0.1 s to 2 s, for a minute at least (a node
 // that crashed is taken over within seconds), and resumes its seat with its
@@ -93,8 +95,16 @@ function onMessage(message) {
       lastSeq = message.seq;
       hand = message.view ? message.view.hand : [];
       if (start && message.table.status === "waiting") send({ type: "start" });
+      if (message.your_turn) send({ type: "act", action: decide(message.your_turn.legal, hand) });
       break;
-    case "your_turn":
+    case "events": // one commit's events, in order; then the turn they give this seat
+      for (const { seq, event } of message.events) {
+        lastSeq = seq;
+        onEvent(event);
+      }
+      if (message.your_turn) send({ type: "act", action: decide(message.your_turn.legal, hand) });
+      break;
+    case "your_turn": // version 1's frames, which this bot still reads
       if (message.seq !== lastSeq) break; // stale: events came after it (PROTOCOL.md, section 5)
       send({ type: "act", action: decide(message.legal, hand) });
       break;
@@ -140,7 +150,7 @@ function onEvent(event) {
 }
 
 function connect() {
-  const socket = (ws = new WebSocket(url, "tarot.v1.json"));
+  const socket = (ws = new WebSocket(url, "tarot.v2.json"));
   let opened = false;
   let gone = false;
   const lost = () => {
@@ -150,7 +160,7 @@ function connect() {
   };
   socket.addEventListener("open", () => {
     opened = true;
-    send({ type: "hello", protocol: 1, client: "node-bot" });
+    send({ type: "hello", protocol: 2, client: "node-bot" });
   });
   socket.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
   socket.addEventListener("error", (e) => {

@@ -31,6 +31,7 @@ from .base import (
     TableId,
     WithoutNulls,
 )
+from .batches import Events, NumberedEvent, TurnOffer
 from .events import (
     EVENTS,
     BetweenDealsEvent,
@@ -158,6 +159,7 @@ __all__ = [
     "Error",
     "Event",
     "EventModel",
+    "Events",
     "HandEvent",
     "HeldSeat",
     "Hello",
@@ -171,6 +173,7 @@ __all__ = [
     "ListTables",
     "Model",
     "NextDeal",
+    "NumberedEvent",
     "PasswordChanged",
     "PhaseName",
     "Ping",
@@ -218,6 +221,7 @@ __all__ = [
     "TrickEvent",
     "TrickInfo",
     "TurnEvent",
+    "TurnOffer",
     "Watch",
     "Watching",
     "Welcome",

@@ -13,6 +13,7 @@ from .base import (
     Seat,
     TableId,
 )
+from .batches import Events, TurnOffer
 from .events import EventModel
 from .review import Review
 from .tables import TableSummary
@@ -117,6 +118,14 @@ class Snapshot(Model):
     seq: int
     table: TableSummary
     view: SeatView | None  # None before the first deal
+    your_turn: TurnOffer | None = None  # version 2, to the seat to act: its turn folded in
+
+    @model_serializer(mode="wrap")
+    def _drop_null_turn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data["your_turn"] is None:
+            del data["your_turn"]  # version 1's snapshot is what it always was
+        return data
 
 
 class Event(Model):
@@ -218,6 +227,7 @@ ServerMessage = Annotated[
     | Watching
     | Snapshot
     | Event
+    | Events
     | YourTurn
     | Left
     | Pong
