@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from ..names import PlayerName
 from .base import Model
 from .envelope import Reply, Request
 
@@ -27,6 +28,7 @@ class Queue(Request):
     type: Literal["queue"] = "queue"
     mode: QueueMode = "casual"
     deals: int = Field(default=1, ge=1, le=MAX_QUEUE_DEALS)
+    name: PlayerName = ""  # a guest's name at the table (an account sits under its own)
 
 
 class CancelQueue(Request):
@@ -47,6 +49,7 @@ class PlayNow(Request):
 
     type: Literal["play_now"] = "play_now"
     deals: int = Field(default=1, ge=1, le=MAX_QUEUE_DEALS)
+    name: PlayerName = ""
 
 
 QueueState = Literal["searching", "idle", "penalty"]

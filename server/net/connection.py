@@ -32,6 +32,7 @@ from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
 from . import connection_state as cs
+from . import queue_requests
 from .outbox import Outbox
 from .rate_limit import RateLimit
 from .signin import Signing
@@ -236,6 +237,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
+            case m.Queue() | m.CancelQueue() | m.Ready() | m.PlayNow():
+                await queue_requests.handle(self, message)
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:

@@ -19,6 +19,7 @@ from server.store.base import TableStore
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
+from .quickplay import QuickPlay
 from .review_limits import PlayerLimits
 from .reviews import Reviews
 from .runtime import TableRuntime, TableServices
@@ -74,6 +75,7 @@ class Node:
         self.metrics.tables_loaded.set_function(lambda: len(self.tables))
         self.leases = Leases(store, settings, self.metrics, self.tables)
         self.lobby = Lobby(store, settings, self.tables)
+        self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         store.on_lost(self.tables.lost)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
@@ -84,8 +86,10 @@ class Node:
     async def start(self) -> None:
         await self.leases.start()
         self.lobby.start()
+        self.quickplay.start()
 
     async def stop(self) -> None:
+        await self.quickplay.stop()
         await self.lobby.stop()
         await self.leases.stop()
         await self.tables.stop()

@@ -1,0 +1,377 @@
+"""Quick play on this node: its players' tickets, and the matching when it is this node's turn.
+
+Theory of operation. Each ``tick`` (``QueueSettings.tick_seconds``) the node
+
+1. reads the news of its own players' tickets (one round trip): a ready check proposed
+   is sent as ``match_found``; a seat given is taken on the player's connection (as a
+   ``resume`` with the seat's token: ``joined`` and the table's events follow); a ticket
+   gone (its ready check not confirmed in time) is told ``queue_status`` ``idle``;
+2. cancels the tickets of connections that closed, and renews its tickets' leases (a
+   node that dies stops renewing: its tickets go, and only its);
+3. when it holds the matcher lock (one node at a time, a lease: a node that dies hands
+   it over), matches: drops tickets whose lease ran out, seats the groups whose every
+   player confirmed (a new table, ``seats.seat_group``), ends the ready checks past their
+   deadline (who did not confirm leaves the queue; who did goes back in, keeping its
+   place), and proposes ready checks to the groups ``matching.match`` forms.
+
+Every few seconds each searching player gets ``queue_status`` (how many search, how long
+it waited). Abandons: ``record_abandon`` charges a player who left a rated quick-play
+table mid-game; the wait before its next queue doubles with each (``penalty_wait_ms``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+import engine
+from protocol import models as m
+from server.clock import now_ms
+from server.queue.matching import Group, MatchRules, Seeker, match
+from server.queue.seats import Sitter, seat_group
+from server.queue.tickets import Penalty, Proposal, QueueView, Seating, Ticket, TicketStore
+from server.settings import QueueSettings, Settings
+from server.store.base import StoreError, unavailable
+from server.table import transitions as tr
+from server.table.data import TableData
+from server.table.refusals import TableError
+
+from .tables import Tables
+
+log = logging.getLogger("tarot.quickplay")
+STATUS_SECONDS = 2.0  # how often a searching player is told the count and its wait
+OPPONENTS_TTL_MS = 24 * 3600 * 1000
+T = TypeVar("T")
+
+
+class Queuer(Protocol):
+    """A connection in the queue, as the queue needs it (``server/net/queue_requests.py``)."""
+
+    def send(self, message: m.Model) -> None: ...
+
+    @property
+    def closed(self) -> bool: ...
+
+    async def take_seat(self, token: str) -> None: ...
+
+
+@dataclass(slots=True)
+class Waiting:
+    queuer: Queuer
+    ticket: Ticket
+    announced: str | None = None  # the match id of the ready check it was told of
+    confirmed: bool = False
+
+
+def rules_of(settings: QueueSettings) -> MatchRules:
+    return MatchRules(
+        spreads=(
+            (0.0, settings.spread),
+            (settings.wide_after_seconds, settings.wide_spread),
+            (settings.anyone_after_seconds, float("inf")),
+        ),
+        fill_three_seconds=settings.fill_three_seconds,
+        fill_two_seconds=settings.fill_two_seconds,
+    )
+
+
+def penalty_wait_ms(abandons: int, settings: QueueSettings) -> int:
+    """The wait after the ``abandons``-th abandon: the first's, doubled at each next one."""
+    if abandons <= 0:
+        return 0
+    wait = settings.abandon_wait_seconds * 2 ** min(abandons - 1, 30)
+    return int(min(wait, settings.abandon_wait_max_seconds) * 1000)
+
+
+def quick_options(group_deals: int, settings: QueueSettings) -> m.TableOptions:
+    return m.TableOptions.model_validate(
+        {
+            "name": "Quick play",
+            "deals": group_deals,
+            "ai_level": settings.ai_level,
+            "turn_seconds": settings.turn_seconds,
+            "private": True,  # never listed, never joined but by the seats' tokens
+        }
+    )
+
+
+class QuickPlay:
+    def __init__(self, tickets: TicketStore, settings: Settings, tables: Tables) -> None:
+        self.tickets = tickets
+        self.settings = settings.queue
+        self.node_id = settings.node_id
+        self.tables = tables
+        self.rules = rules_of(settings.queue)
+        self.mine: dict[str, Waiting] = {}  # this node's tickets
+        self.searching = 0  # the last count read (every node's tickets)
+        self.matches = 0  # tables this node made (``tarot bench queue``)
+        self._task: asyncio.Task[None] | None = None
+        self._renewed = 0.0
+        self._told = 0.0
+
+    # ------------------------------------------------------------ what players ask
+
+    def ticket_of(self, queuer: Queuer) -> Waiting | None:
+        return next((w for w in self.mine.values() if w.queuer is queuer), None)
+
+    async def queue(self, queuer: Queuer, ticket: Ticket, re: m.RequestId | None) -> None:
+        """Queue ``ticket`` for ``queuer`` (refused if it is queued, or waits a penalty)."""
+        if self.ticket_of(queuer) is not None:
+            raise tr.TableRefused("already_queued", "this connection is in the queue already")
+        penalty = await self._store(self.tickets.penalty(ticket.player))
+        if penalty.until_ms > now_ms():
+            queuer.send(self._status("penalty", None, re, penalty_until_ms=penalty.until_ms))
+            seconds = -(-(penalty.until_ms - now_ms()) // 1000)
+            raise tr.TableRefused(
+                "queue_penalty",
+                f"{penalty.abandons} tables left mid-game: you may queue again in {seconds} s",
+            )
+        lease = now_ms() + self.settings.lease_ms
+        held = await self._store(self.tickets.add(ticket, lease))
+        if held is not None:
+            raise tr.TableRefused("already_queued", "this account is in the queue already")
+        waiting = Waiting(queuer, ticket)
+        self.mine[ticket.ticket_id] = waiting
+        self.searching = await self._store(self.tickets.searching())
+        queuer.send(self._status("searching", waiting, re))
+
+    async def cancel(self, queuer: Queuer, re: m.RequestId | None) -> None:
+        waiting = self.ticket_of(queuer)
+        if waiting is None:
+            raise tr.TableRefused("not_queued", "this connection is not in the queue")
+        await self._leave(waiting.ticket.ticket_id)
+        queuer.send(self._status("idle", None, re, reason="cancelled"))
+
+    async def confirm(self, queuer: Queuer, match_id: str, re: m.RequestId | None) -> None:
+        waiting = self.ticket_of(queuer)
+        found = waiting is not None and waiting.announced == match_id
+        if waiting is None or not found:
+            raise tr.TableRefused("no_match", f"no ready check {match_id!r} is open for you")
+        if not await self._store(self.tickets.confirm(waiting.ticket.ticket_id, match_id)):
+            raise tr.TableRefused("no_match", f"the ready check {match_id!r} is over")
+        waiting.confirmed = True
+        queuer.send(self._status("searching", waiting, re))
+
+    async def play_now(self, queuer: Queuer, sitter: Sitter, deals: int) -> None:
+        """A table now with three AI: leaves the queue if the connection was in it."""
+        waiting = self.ticket_of(queuer)
+        if waiting is not None:
+            await self._leave(waiting.ticket.ticket_id)
+            queuer.send(self._status("idle", None, None, reason="play_now"))
+        _, tokens = await self._make_table([sitter], deals)
+        await queuer.take_seat(tokens[0])
+
+    async def record_abandon(self, player: str) -> Penalty:
+        """``player`` left a rated quick-play table mid-game: its next queue waits."""
+        was = await self._store(self.tickets.penalty(player))
+        abandons = was.abandons + 1
+        penalty = Penalty(abandons, now_ms() + penalty_wait_ms(abandons, self.settings))
+        ttl = int(self.settings.abandon_window_hours * 3600 * 1000)
+        await self._store(self.tickets.set_penalty(player, penalty, ttl))
+        return penalty
+
+    def _status(
+        self,
+        state: m.QueueState,
+        waiting: Waiting | None,
+        re: m.RequestId | None,
+        reason: m.QueueReason | None = None,
+        penalty_until_ms: int | None = None,
+    ) -> m.QueueStatus:
+        ticket = None if waiting is None else waiting.ticket
+        return m.QueueStatus(
+            state=state,
+            searching=self.searching,
+            mode=None if ticket is None else ticket.mode,  # type: ignore[arg-type]
+            deals=None if ticket is None else ticket.deals,
+            waited_ms=0 if ticket is None else max(0, now_ms() - ticket.since_ms),
+            penalty_until_ms=penalty_until_ms,
+            reason=reason,
+            re=re,
+        )
+
+    @staticmethod
+    async def _store(call: Awaitable[T]) -> T:
+        try:
+            return await call
+        except StoreError as e:
+            raise unavailable(e) from e
+
+    async def _leave(self, ticket_id: str) -> None:
+        self.mine.pop(ticket_id, None)
+        await self._store(self.tickets.cancel([ticket_id]))
+
+    # ------------------------------------------------------------ the tick
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(StoreError):
+            await self.tickets.cancel(list(self.mine))  # its players are being disconnected
+        self.mine.clear()
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.tick_seconds)
+            try:
+                await self.tick()
+            except StoreError as e:
+                log.warning("quick play: the queue's store failed: %s", e)
+            except Exception:  # a bug here must not stop the queue: log it, go on
+                log.exception("quick play: a tick failed")
+
+    async def tick(self) -> None:
+        await self._read_news()
+        closed = [t for t, w in self.mine.items() if w.queuer.closed]
+        if closed:
+            for ticket_id in closed:
+                self.mine.pop(ticket_id, None)
+            await self.tickets.cancel(closed)
+        if time.monotonic() - self._renewed >= 1.0:
+            self._renewed = time.monotonic()
+            await self.tickets.renew(list(self.mine), now_ms() + self.settings.lease_ms)
+        if time.monotonic() - self._told >= STATUS_SECONDS and self.mine:
+            self._told = time.monotonic()
+            self.searching = await self.tickets.searching()
+            for waiting in list(self.mine.values()):
+                if waiting.announced is None:
+                    waiting.queuer.send(self._status("searching", waiting, None))
+        if await self.tickets.matcher_lock(self.node_id, self.settings.lease_ms):
+            await self.match_once(now_ms())
+
+    async def _read_news(self) -> None:
+        news = await self.tickets.news(list(self.mine))
+        for ticket_id, found in news.items():
+            waiting = self.mine.get(ticket_id)
+            if waiting is None:
+                continue
+            queuer = waiting.queuer
+            if found.seating is not None:
+                await self._leave(ticket_id)
+                queuer.send(self._status("idle", None, None, reason="seated"))
+                await self._take(queuer, found.seating)
+            elif not found.present:
+                self.mine.pop(ticket_id, None)
+                queuer.send(self._status("idle", None, None, reason="not_ready"))
+            elif found.proposal is not None and found.proposal.match_id != waiting.announced:
+                waiting.announced, waiting.confirmed = found.proposal.match_id, False
+                queuer.send(self._found(waiting.ticket, found.proposal))
+            elif found.proposal is None and waiting.announced is not None:
+                waiting.announced, waiting.confirmed = None, False  # back in, first in line
+                queuer.send(self._status("searching", waiting, None))
+
+    @staticmethod
+    def _found(ticket: Ticket, proposal: Proposal) -> m.MatchFound:
+        return m.MatchFound(
+            match_id=proposal.match_id,
+            deadline_ms=proposal.deadline_ms,
+            humans=proposal.humans,
+            ai=proposal.ai,
+            mode=ticket.mode,  # type: ignore[arg-type]
+            deals=ticket.deals,
+        )
+
+    async def _take(self, queuer: Queuer, seating: Seating) -> None:
+        try:
+            await queuer.take_seat(seating.token)
+        except TableError as e:  # the table's grace period and AI cover the seat
+            log.warning("quick play: could not seat a player at %s: %s", seating.table_id, e)
+
+    # ------------------------------------------------------------ matching (one node)
+
+    async def match_once(self, now: int) -> None:
+        view = await self.tickets.read()
+        expired = [t for t in view.tickets if view.leases.get(t, 0) < now]
+        if expired:
+            await self.tickets.cancel(expired)
+            for t in expired:
+                view.tickets.pop(t, None)
+        await self._settle_ready_checks(view, now)
+        searching = [
+            t
+            for t in view.tickets.values()
+            if t.ticket_id not in view.proposals and t.ticket_id not in view.seated
+        ]
+        if searching:
+            await self._propose(searching, now)
+
+    async def _settle_ready_checks(self, view: QueueView, now: int) -> None:
+        checks: dict[str, list[str]] = defaultdict(list)
+        for ticket_id, proposal in view.proposals.items():
+            if ticket_id in view.tickets:
+                checks[proposal.match_id].append(ticket_id)
+        for ids in checks.values():
+            proposal = view.proposals[ids[0]]
+            everyone = len(ids) == proposal.humans
+            if everyone and all(t in view.ready for t in ids):
+                await self._seat(view, ids)
+            elif now > proposal.deadline_ms:
+                await self.tickets.cancel([t for t in ids if t not in view.ready])
+                await self.tickets.reopen([t for t in ids if t in view.ready])
+            elif not everyone:  # one left: the others search again
+                await self.tickets.reopen(ids)
+
+    async def _propose(self, searching: list[Ticket], now: int) -> None:
+        avoid = await self.tickets.last_opponents([t.player for t in searching])
+        seekers = [
+            Seeker(t.ticket_id, t.player, t.rating, t.mode, t.deals, t.since_ms)
+            if t.player not in avoid
+            else Seeker(
+                t.ticket_id,
+                t.player,
+                t.rating,
+                t.mode,
+                t.deals,
+                t.since_ms,
+                frozenset(avoid[t.player]),
+            )
+            for t in searching
+        ]
+        proposals: dict[str, Proposal] = {}
+        deadline = now + int(self.settings.ready_seconds * 1000)
+        for group in match(seekers, now, self.rules):
+            proposal = self._proposal(group, deadline)
+            proposals.update(dict.fromkeys(group.tickets, proposal))
+        await self.tickets.propose(proposals)
+
+    @staticmethod
+    def _proposal(group: Group, deadline: int) -> Proposal:
+        humans = len(group.tickets)
+        return Proposal(uuid.uuid4().hex[:16], deadline, humans, group.ai)
+
+    async def _seat(self, view: QueueView, ids: list[str]) -> None:
+        group = sorted((view.tickets[t] for t in ids), key=lambda t: (t.since_ms, t.ticket_id))
+        sitters = [Sitter(t.name, t.account_id, t.node) for t in group]
+        table_id, tokens = await self._make_table(sitters, group[0].deals)
+        await self.tickets.seat(
+            {t.ticket_id: Seating(table_id, i, tokens[i]) for i, t in enumerate(group)}
+        )
+        players = [t.player for t in group]
+        await self.tickets.remember_opponents(
+            {p: [o for o in players if o != p] for p in players}, OPPONENTS_TTL_MS
+        )
+
+    async def _make_table(self, sitters: list[Sitter], deals: int) -> tuple[str, list[str]]:
+        runtime = await self.tables.create(quick_options(deals, self.settings), None, now_ms())
+        tokens: list[str] = []
+
+        def build(d: TableData, s: engine.Deal | None) -> tr.Change:
+            change, made = seat_group(d, s, sitters, now_ms())
+            tokens[:] = made
+            return change
+
+        await runtime.transact(build)
+        self.matches += 1
+        return runtime.table_id, tokens
