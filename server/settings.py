@@ -72,6 +72,32 @@ class QueueSettings:
         if self.ai_level not in ("random", "basic", "expert", "strong"):
             raise SettingsError(f"unknown AI level {self.ai_level!r}")
 
+    @classmethod
+    def parse(cls, text: str) -> QueueSettings:
+        """``"ready_seconds=5, turn_seconds=none"``: ``--queue`` and ``TAROT_QUEUE``."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, object] = {}
+        for item in split_list(text):
+            name, _, value = item.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in known or not value:
+                raise SettingsError(
+                    f"queue setting {item!r}: NAME=VALUE, NAME one of {sorted(known)}"
+                )
+            values[name] = _queue_value(name, value.strip())
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def _queue_value(name: str, value: str) -> object:
+    if name == "ai_level":
+        return value
+    if name == "turn_seconds" and value.lower() in ("none", "0"):
+        return None
+    try:
+        return int(value) if name == "lease_ms" else float(value)
+    except ValueError:
+        raise SettingsError(f"queue setting {name} must be a number, not {value!r}") from None
+
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -177,6 +203,8 @@ class Settings:
                 env[name] = split_list(listed)
         if token := os.environ.get("TAROT_METRICS_TOKEN"):
             env["metrics_token"] = token
+        if queue := os.environ.get("TAROT_QUEUE"):
+            env["queue"] = QueueSettings.parse(queue)
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
 
