@@ -34,7 +34,7 @@ async def matcher_of(redis_url: str) -> str | None:
     client: Redis = Redis.from_url(redis_url)
     try:
         holder = await client.get("{queue}:matcher")
-        return None if holder is None else bytes(holder).decode()
+        return None if holder is None else holder.decode() if isinstance(holder, bytes) else holder
     finally:
         await client.aclose()
 
