@@ -9,6 +9,7 @@ import { errorText, getLang, t } from "./i18n.js";
 import { announceLive } from "./narrate.js";
 import { Connection } from "./net.js";
 import { clearQueue, enqueue } from "./queue.js";
+import { onQueueMessage } from "./quickplay.js";
 import { renderAll, renderConn, renderMain, renderTable, toast } from "./render.js";
 import { issuedBy } from "./servers.js";
 import { app } from "./state.js";
@@ -65,6 +66,11 @@ function onMessage(msg) {
       }
       return;
     case "left":
+      return;
+    case "queue_status":
+    case "match_found":
+    case "joined":
+      onQueueMessage(msg);
       return;
     case "error":
       onError(msg);
