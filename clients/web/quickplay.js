@@ -56,7 +56,7 @@ export function quickPlayHTML(ctx) {
     return html`<div class="quick-play found" data-field="quick-play" role="alertdialog" aria-labelledby="quick-found"><p id="quick-found" data-field="quick-status">${who} ${line}</p><div class="buttons">${button}</div></div>`;
   }
   const penalty = q.state === "penalty" ? html`<p class="quick-notice">${line}</p>` : "";
-  return html`<div class="quick-play" data-field="quick-play"><button type="button" class="btn primary" data-action="queue-play" data-key="queue-play">${t("quick.play")}</button>${modeSelect(ctx)}<span class="muted small">${t("quick.hint")}</span>${notice}${penalty}</div>`;
+  return html`<div class="quick-play" data-field="quick-play"><button type="button" class="btn primary" data-action="queue-play" data-key="queue-play" title="${t("quick.hint")}">${t("quick.play")}</button>${modeSelect(ctx)}${notice}${penalty}</div>`;
 }
 
 function tick() {
