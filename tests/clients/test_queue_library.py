@@ -88,3 +88,26 @@ async def test_two_tarot_bot_processes_meet_by_quick_play(quick: App) -> None:
         assert p.returncode == 0, err.decode()
         assert b"seated by quick play" in err
     assert outs[0][0] and outs[1][0]
+
+
+async def test_the_terminal_client_queues_and_is_seated(quick: App) -> None:
+    """``tarot play --queue casual``: the terminal and a library bot meet (two AI fill)."""
+    from clients.terminal import TableApp
+
+    url = f"ws://127.0.0.1:{quick.port}/"
+    app = TableApp(url, name="Zoe", codec="json", queue="casual")
+    other = await Client.connect(url)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            seated = asyncio.ensure_future(other.queue(name="Bot"))
+            async with asyncio.timeout(30):
+                while app.state is None or app.state.view is None:
+                    await pilot.pause(0.05)
+            state = await seated
+            assert app.state.table_id == state.table_id
+            logged = [line.text for line in app.query_one("#log").lines]  # type: ignore[attr-defined]
+            assert any("Searching for players (casual)" in line for line in logged), logged
+            assert any("Table found: 2 players and 2 AI" in line for line in logged), logged
+            assert any("Seated by quick play" in line for line in logged), logged
+    finally:
+        await other.close()
