@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.metrics import Metrics
 from server.settings import Settings
 from server.store.base import TableStore
+from server.table.data import TableData
 
 from .bots import BotRunner
 from .leases import Leases
@@ -57,13 +59,24 @@ class Node:
         )
         self.archive = archive  # finished deals to the history (``tarot serve``)
         self.accounts = accounts  # in the history's database (``signin``)
+
+        def seen(
+            before: TableData | None,
+            before_state: engine.Deal | None,
+            after: TableData,
+            after_state: engine.Deal | None,
+        ) -> None:  # the history's, and quick play's abandons
+            if archive is not None:
+                archive.seen(before, before_state, after, after_state)
+            self.quickplay.seen(before, before_state, after, after_state)
+
         services = TableServices(
             store,
             settings,
             self.metrics,
             self.bots,
             lambda _: None,  # replaced by the tables' own
-            None if archive is None else archive.seen,
+            seen,
         )
         self.tables = Tables(
             services,

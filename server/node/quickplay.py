@@ -90,10 +90,14 @@ def penalty_wait_ms(abandons: int, settings: QueueSettings) -> int:
     return int(min(wait, settings.abandon_wait_max_seconds) * 1000)
 
 
-def quick_options(group_deals: int, settings: QueueSettings) -> m.TableOptions:
+RATED_TABLE = "Quick play · rated"  # a quick-play table's name says its mode
+CASUAL_TABLE = "Quick play · casual"
+
+
+def quick_options(group_deals: int, mode: str, settings: QueueSettings) -> m.TableOptions:
     return m.TableOptions.model_validate(
         {
-            "name": "Quick play",
+            "name": RATED_TABLE if mode == "rated" else CASUAL_TABLE,
             "deals": group_deals,
             "ai_level": settings.ai_level,
             "turn_seconds": settings.turn_seconds,
@@ -113,6 +117,7 @@ class QuickPlay:
         self.searching = 0  # the last count read (every node's tickets)
         self.matches = 0  # tables this node made (``tarot bench queue``)
         self._task: asyncio.Task[None] | None = None
+        self._charging: set[asyncio.Task[None]] = set()
         self._renewed = 0.0
         self._told = 0.0
 
@@ -131,7 +136,8 @@ class QuickPlay:
             seconds = -(-(penalty.until_ms - now_ms()) // 1000)
             raise tr.TableRefused(
                 "queue_penalty",
-                f"{penalty.abandons} tables left mid-game: you may queue again in {seconds} s",
+                f"{penalty.abandons} table{'s' if penalty.abandons > 1 else ''} left mid-game:"
+                f" you may queue again in {seconds} s",
             )
         lease = now_ms() + self.settings.lease_ms
         held = await self._store(self.tickets.add(ticket, lease))
@@ -165,7 +171,7 @@ class QuickPlay:
         if waiting is not None:
             await self._leave(waiting.ticket.ticket_id)
             queuer.send(self._status("idle", None, None, reason="play_now"))
-        _, tokens = await self._make_table([sitter], deals)
+        _, tokens = await self._make_table([sitter], deals, "casual")
         await queuer.take_seat(tokens[0])
 
     async def record_abandon(self, player: str) -> Penalty:
@@ -176,6 +182,36 @@ class QuickPlay:
         ttl = int(self.settings.abandon_window_hours * 3600 * 1000)
         await self._store(self.tickets.set_penalty(player, penalty, ttl))
         return penalty
+
+    def seen(
+        self,
+        before: TableData | None,
+        before_state: engine.Deal | None,
+        after: TableData,
+        after_state: engine.Deal | None,
+    ) -> None:
+        """A table changed (every node that follows it says so): an account that left a
+        rated quick-play table before its last deal is charged an abandon, once."""
+        if before is None or after.options.name != RATED_TABLE:
+            return
+        if after.options.deals is not None and before.played >= after.options.deals:
+            return  # the series was over: leaving then is no abandon
+        for seat, (was, now) in enumerate(zip(before.seats, after.seats, strict=True)):
+            if was.occupant == "human" and was.account_id is not None and now.occupant != "human":
+                key = f"{after.table_id}:{seat}:{was.account_id}"
+                task = asyncio.get_running_loop().create_task(
+                    self._abandoned(key, f"account:{was.account_id}")
+                )
+                self._charging.add(task)
+                task.add_done_callback(self._charging.discard)
+
+    async def _abandoned(self, key: str, player: str) -> None:
+        window = int(self.settings.abandon_window_hours * 3600 * 1000)
+        try:
+            if await self.tickets.claim(f"abandon:{key}", window):  # once, whichever node
+                await self.record_abandon(player)
+        except (StoreError, TableError) as e:
+            log.warning("quick play: an abandon not recorded (%s): %s", key, e)
 
     def _status(
         self,
@@ -354,7 +390,7 @@ class QuickPlay:
     async def _seat(self, view: QueueView, ids: list[str]) -> None:
         group = sorted((view.tickets[t] for t in ids), key=lambda t: (t.since_ms, t.ticket_id))
         sitters = [Sitter(t.name, t.account_id, t.node) for t in group]
-        table_id, tokens = await self._make_table(sitters, group[0].deals)
+        table_id, tokens = await self._make_table(sitters, group[0].deals, group[0].mode)
         await self.tickets.seat(
             {t.ticket_id: Seating(table_id, i, tokens[i]) for i, t in enumerate(group)}
         )
@@ -363,8 +399,11 @@ class QuickPlay:
             {p: [o for o in players if o != p] for p in players}, OPPONENTS_TTL_MS
         )
 
-    async def _make_table(self, sitters: list[Sitter], deals: int) -> tuple[str, list[str]]:
-        runtime = await self.tables.create(quick_options(deals, self.settings), None, now_ms())
+    async def _make_table(
+        self, sitters: list[Sitter], deals: int, mode: str
+    ) -> tuple[str, list[str]]:
+        options = quick_options(deals, mode, self.settings)
+        runtime = await self.tables.create(options, None, now_ms())
         tokens: list[str] = []
 
         def build(d: TableData, s: engine.Deal | None) -> tr.Change:

@@ -17,6 +17,7 @@ class MemoryTickets:
         self._players: dict[str, str] = {}
         self._opponents: dict[str, tuple[list[str], int]] = {}
         self._penalties: dict[str, tuple[Penalty, int]] = {}
+        self._claims: dict[str, int] = {}
 
     async def add(self, ticket: Ticket, lease_until_ms: int) -> str | None:
         held = self._players.get(ticket.player)
@@ -104,3 +105,11 @@ class MemoryTickets:
 
     async def set_penalty(self, player: str, penalty: Penalty, ttl_ms: int) -> None:
         self._penalties[player] = (penalty, _now_ms() + ttl_ms)
+
+    async def claim(self, key: str, ttl_ms: int) -> bool:
+        now = _now_ms()
+        if self._claims.get(key, 0) > now:
+            return False
+        self._claims = {k: v for k, v in self._claims.items() if v > now}
+        self._claims[key] = now + ttl_ms
+        return True

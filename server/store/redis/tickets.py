@@ -14,6 +14,7 @@ touch them all):
     {queue}:matcher    string: the node matching now (PX lease)
     {queue}:recent:PLAYER   string: the player's last opponents (JSON list, PX a day)
     {queue}:penalty:PLAYER  string: the player's abandons and penalty (JSON, PX the window)
+    {queue}:abandon:TABLE:SEAT:ACCOUNT  string: an abandon charged (once, whichever node saw it)
 """
 
 from __future__ import annotations
@@ -227,6 +228,12 @@ class RedisTickets:
     async def penalty(self, player: str) -> Penalty:
         found = await self.calls.call(lambda: self.calls.client.get(penalty_key(player)))
         return Penalty() if found is None else Penalty(**json.loads(found))
+
+    async def claim(self, key: str, ttl_ms: int) -> bool:
+        claimed = await self.calls.call(
+            lambda: self.calls.client.set(f"{TAG}:{key}", 1, nx=True, px=ttl_ms)
+        )
+        return bool(claimed)
 
     async def set_penalty(self, player: str, penalty: Penalty, ttl_ms: int) -> None:
         text = json.dumps({"abandons": penalty.abandons, "until_ms": penalty.until_ms})

@@ -163,10 +163,14 @@ async def test_version_1_has_no_quick_play(quick: App) -> None:
 
 async def test_an_abandon_delays_the_next_queue(quick: App) -> None:
     a = await v2(url_of(quick))
-    await quick.node.quickplay.record_abandon(a_player := "guest:x")
-    assert a_player
-    penalty = await quick.node.quickplay.tickets.penalty("guest:x")
-    assert penalty.abandons == 1
-    twice = await quick.node.quickplay.record_abandon("guest:x")
-    assert twice.until_ms - penalty.until_ms >= 59_000  # 60 s, then 120 s
-    del a
+    await a.request({"type": "queue"}, "queue_status")
+    (waiting,) = quick.node.quickplay.mine.values()
+    await a.request({"type": "cancel_queue"}, "queue_status")
+    first = await quick.node.quickplay.record_abandon(waiting.ticket.player)
+    await a.send({"type": "queue", "id": 5})
+    status = await a.until(lambda m: m["type"] == "queue_status" and m.get("re") == 5)
+    assert status["state"] == "penalty" and status["penalty_until_ms"] == first.until_ms
+    error = await a.until(kind("error"))
+    assert error["code"] == "queue_penalty" and "1 table left mid-game" in error["message"]
+    second = await quick.node.quickplay.record_abandon(waiting.ticket.player)
+    assert second.abandons == 2 and second.until_ms - first.until_ms >= 59_000  # 60 s, 120 s
