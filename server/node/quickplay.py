@@ -35,7 +35,7 @@ import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.queue.matching import Group, MatchRules, Seeker, match
-from server.queue.seats import Sitter, seat_group
+from server.queue.seats import CASUAL_TABLE, RATED_TABLE, Sitter, seat_group
 from server.queue.tickets import Penalty, Proposal, QueueView, Seating, Ticket, TicketStore
 from server.settings import QueueSettings, Settings
 from server.store.base import StoreError, unavailable
@@ -88,10 +88,6 @@ def penalty_wait_ms(abandons: int, settings: QueueSettings) -> int:
         return 0
     wait = settings.abandon_wait_seconds * 2 ** min(abandons - 1, 30)
     return int(min(wait, settings.abandon_wait_max_seconds) * 1000)
-
-
-RATED_TABLE = "Quick play · rated"  # a quick-play table's name says its mode
-CASUAL_TABLE = "Quick play · casual"
 
 
 def quick_options(group_deals: int, mode: str, settings: QueueSettings) -> m.TableOptions:

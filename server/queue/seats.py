@@ -29,6 +29,10 @@ class Sitter:
     node: str
 
 
+RATED_TABLE = "Quick play · rated"  # a quick-play table's name says its mode
+CASUAL_TABLE = "Quick play · casual"  # its deals are never rated (server/node/archive.py)
+
+
 def ai_name(seat: int, level: str) -> str:
     return f"AI {seat + 1} · {level}"
 

@@ -65,3 +65,11 @@ async def test_no_abandon_at_casual_tables_for_guests_or_after_the_series() -> N
     await charged(quickplay, over, left(over, 2))
     assert (await quickplay.tickets.penalty("account:12")).abandons == 0
     assert not quickplay._charging
+
+
+def test_a_casual_quick_play_table_hands_its_deals_over_unrated() -> None:
+    """server/node/archive.py: casual quick play's deals are stored never rated."""
+    from server.node.archive import may_rate
+
+    assert not may_rate(table("casual"))
+    assert may_rate(table("rated"))
