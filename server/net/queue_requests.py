@@ -136,13 +136,10 @@ async def _rating(connection: Connection, account_id: int | None) -> float:
     archive = connection.node.archive
     if account_id is None or archive is None or archive.engine is None:
         return START_RATING
-    from server.history.queries import profile  # SQLAlchemy only where the history is kept
+    from server.history.ratings import rating_of  # SQLAlchemy only where the history is kept
 
     try:
-        found = await profile(archive.engine, account_id)
+        return (await rating_of(archive.engine, account_id)).value
     except Exception as e:  # play never waits for the history
         log.warning("quick play: no rating for account %s: %s", account_id, e)
         return START_RATING
-    if found is None:
-        return START_RATING
-    return float(found["rating"]["value"])
