@@ -126,12 +126,12 @@ async def measure(args: argparse.Namespace, redis_url: str | None) -> dict[str, 
         if redis_cpu:
             redis_cpu.close()
     waits = [p.seated - p.queued for p in players if p.seated is not None]
-    matches = max(1, quickplay.matches)
+    matches = max(1, quickplay.matchmaker.matches)
     figures: dict[str, Any] = {
         "store": "redis" if redis_url else "memory",
         "players": len(players),
         "seated": len(waits),
-        "tables": quickplay.matches,
+        "tables": quickplay.matchmaker.matches,
         "seated_by_ai_seats": dict(sorted(Counter(p.ai for p in players if p.seated).items())),
         "wait_median_s": round(statistics.median(waits), 2) if waits else None,
         "wait_p99_s": round(percentile(waits, 0.99), 2) if waits else None,

@@ -44,6 +44,7 @@ from .decisions import (
     swap_poignee_card,
 )
 from .local_server import LocalServer, StartServer
+from .queueing import queue_here
 from .serverlog import ServerLog
 
 
@@ -95,8 +96,7 @@ class TableApp(App[list[m.Points] | None]):
         self.table_id = table_id
         self.seat = seat
         self.player_name = name
-        self.deals = deals
-        self.queue: m.QueueMode | None = queue  # quick play: seated by the server's queue
+        self.deals, self.queue = deals, queue
         self.ai_level: m.AiLevel = ai_level
         self.codec = codec
         self.client: Client | None = None
@@ -167,9 +167,8 @@ class TableApp(App[list[m.Points] | None]):
             await client.watch(table_id)
             self.log_line(f"Watching table {table_id}.")
             return
-        if self.queue is not None:
-            await self._queue(client, self.queue)
-            return
+        if self.queue is not None:  # quick play: seated where the server says
+            return await queue_here(self, client)
         if table_id is None:
             options = m.TableOptions(deals=self.deals, ai_level=self.ai_level)
             table_id = (await client.create_table(options)).table.table_id
@@ -179,26 +178,6 @@ class TableApp(App[list[m.Points] | None]):
         self.log_line(f"Seated at table {table_id}, seat {state.seat}.")
         if self.table_id is None:
             await client.start()
-
-    async def _queue(self, client: Client, mode: m.QueueMode) -> None:
-        """Quick play: queue, confirm the ready check, sit where the server says."""
-        said: list[str] = []
-
-        def status(message: m.QueueStatus | m.MatchFound) -> None:
-            if isinstance(message, m.MatchFound):
-                line = f"Table found: {message.humans} players and {message.ai} AI. Ready."
-            elif message.state == "searching":
-                line = f"Searching for players ({mode})... {message.searching} searching."
-            else:
-                return
-            if not said or said[-1].split("...")[0] != line.split("...")[0]:
-                self.log_line(line)
-            said.append(line)
-            with contextlib.suppress(Exception):  # before mount or after exit
-                self.query_one("#prompt", Static).update(Text(printable(line)))
-
-        state = await client.queue(mode, self.deals, self.player_name, on_status=status)
-        self.log_line(f"Seated by quick play at table {state.table_id}, seat {state.seat}.")
 
     def _take(self, message: m.Model) -> None:
         state = self.state

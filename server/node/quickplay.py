@@ -9,10 +9,7 @@ Theory of operation. Each ``tick`` (``QueueSettings.tick_seconds``) the node
 2. cancels the tickets of connections that closed, and renews its tickets' leases (a
    node that dies stops renewing: its tickets go, and only its);
 3. when it holds the matcher lock (one node at a time, a lease: a node that dies hands
-   it over), matches: drops tickets whose lease ran out, seats the groups whose every
-   player confirmed (a new table, ``seats.seat_group``), ends the ready checks past their
-   deadline (who did not confirm leaves the queue; who did goes back in, keeping its
-   place), and proposes ready checks to the groups ``matching.match`` forms.
+   it over), matches: ``matchmaker.py``.
 
 Every few seconds each searching player gets ``queue_status`` (how many search, how long
 it waited). Abandons: ``record_abandon`` charges a player who left a rated quick-play
@@ -25,8 +22,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import uuid
-from collections import defaultdict
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -34,20 +29,19 @@ from typing import Protocol, TypeVar
 import engine
 from protocol import models as m
 from server.clock import now_ms
-from server.queue.matching import Group, MatchRules, Seeker, match
-from server.queue.seats import CASUAL_TABLE, RATED_TABLE, Sitter, seat_group
-from server.queue.tickets import Penalty, Proposal, QueueView, Seating, Ticket, TicketStore
+from server.queue.seats import RATED_TABLE, Sitter
+from server.queue.tickets import Penalty, Proposal, Seating, Ticket, TicketStore
 from server.settings import QueueSettings, Settings
 from server.store.base import StoreError, unavailable
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError
 
+from .matchmaker import Matchmaker
 from .tables import Tables
 
 log = logging.getLogger("tarot.quickplay")
 STATUS_SECONDS = 2.0  # how often a searching player is told the count and its wait
-OPPONENTS_TTL_MS = 24 * 3600 * 1000
 T = TypeVar("T")
 
 
@@ -70,18 +64,6 @@ class Waiting:
     confirmed: bool = False
 
 
-def rules_of(settings: QueueSettings) -> MatchRules:
-    return MatchRules(
-        spreads=(
-            (0.0, settings.spread),
-            (settings.wide_after_seconds, settings.wide_spread),
-            (settings.anyone_after_seconds, float("inf")),
-        ),
-        fill_three_seconds=settings.fill_three_seconds,
-        fill_two_seconds=settings.fill_two_seconds,
-    )
-
-
 def penalty_wait_ms(abandons: int, settings: QueueSettings) -> int:
     """The wait after the ``abandons``-th abandon: the first's, doubled at each next one."""
     if abandons <= 0:
@@ -90,28 +72,15 @@ def penalty_wait_ms(abandons: int, settings: QueueSettings) -> int:
     return int(min(wait, settings.abandon_wait_max_seconds) * 1000)
 
 
-def quick_options(group_deals: int, mode: str, settings: QueueSettings) -> m.TableOptions:
-    return m.TableOptions.model_validate(
-        {
-            "name": RATED_TABLE if mode == "rated" else CASUAL_TABLE,
-            "deals": group_deals,
-            "ai_level": settings.ai_level,
-            "turn_seconds": settings.turn_seconds,
-            "private": True,  # never listed, never joined but by the seats' tokens
-        }
-    )
-
-
 class QuickPlay:
     def __init__(self, tickets: TicketStore, settings: Settings, tables: Tables) -> None:
         self.tickets = tickets
         self.settings = settings.queue
         self.node_id = settings.node_id
         self.tables = tables
-        self.rules = rules_of(settings.queue)
+        self.matchmaker = Matchmaker(tickets, settings.queue, tables)
         self.mine: dict[str, Waiting] = {}  # this node's tickets
         self.searching = 0  # the last count read (every node's tickets)
-        self.matches = 0  # tables this node made (``tarot bench queue``)
         self._task: asyncio.Task[None] | None = None
         self._charging: set[asyncio.Task[None]] = set()
         self._renewed = 0.0
@@ -167,7 +136,7 @@ class QuickPlay:
         if waiting is not None:
             await self._leave(waiting.ticket.ticket_id)
             queuer.send(self._status("idle", None, None, reason="play_now"))
-        _, tokens = await self._make_table([sitter], deals, "casual")
+        _, tokens = await self.matchmaker.make_table([sitter], deals, "casual")
         await queuer.take_seat(tokens[0])
 
     async def record_abandon(self, player: str) -> Penalty:
@@ -283,6 +252,10 @@ class QuickPlay:
         if await self.tickets.matcher_lock(self.node_id, self.settings.lease_ms):
             await self.match_once(now_ms())
 
+    async def match_once(self, now: int) -> None:
+        """The matcher's work of one tick (``matchmaker.py``)."""
+        await self.matchmaker.match_once(now)
+
     async def _read_news(self) -> None:
         news = await self.tickets.news(list(self.mine))
         for ticket_id, found in news.items():
@@ -320,93 +293,3 @@ class QuickPlay:
             await queuer.take_seat(seating.token)
         except TableError as e:  # the table's grace period and AI cover the seat
             log.warning("quick play: could not seat a player at %s: %s", seating.table_id, e)
-
-    # ------------------------------------------------------------ matching (one node)
-
-    async def match_once(self, now: int) -> None:
-        view = await self.tickets.read()
-        expired = [t for t in view.tickets if view.leases.get(t, 0) < now]
-        if expired:
-            await self.tickets.cancel(expired)
-            for t in expired:
-                view.tickets.pop(t, None)
-        await self._settle_ready_checks(view, now)
-        searching = [
-            t
-            for t in view.tickets.values()
-            if t.ticket_id not in view.proposals and t.ticket_id not in view.seated
-        ]
-        if searching:
-            await self._propose(searching, now)
-
-    async def _settle_ready_checks(self, view: QueueView, now: int) -> None:
-        checks: dict[str, list[str]] = defaultdict(list)
-        for ticket_id, proposal in view.proposals.items():
-            if ticket_id in view.tickets:
-                checks[proposal.match_id].append(ticket_id)
-        for ids in checks.values():
-            proposal = view.proposals[ids[0]]
-            everyone = len(ids) == proposal.humans
-            if everyone and all(t in view.ready for t in ids):
-                await self._seat(view, ids)
-            elif now > proposal.deadline_ms:
-                await self.tickets.cancel([t for t in ids if t not in view.ready])
-                await self.tickets.reopen([t for t in ids if t in view.ready])
-            elif not everyone:  # one left: the others search again
-                await self.tickets.reopen(ids)
-
-    async def _propose(self, searching: list[Ticket], now: int) -> None:
-        avoid = await self.tickets.last_opponents([t.player for t in searching])
-        seekers = [
-            Seeker(t.ticket_id, t.player, t.rating, t.mode, t.deals, t.since_ms)
-            if t.player not in avoid
-            else Seeker(
-                t.ticket_id,
-                t.player,
-                t.rating,
-                t.mode,
-                t.deals,
-                t.since_ms,
-                frozenset(avoid[t.player]),
-            )
-            for t in searching
-        ]
-        proposals: dict[str, Proposal] = {}
-        deadline = now + int(self.settings.ready_seconds * 1000)
-        for group in match(seekers, now, self.rules):
-            proposal = self._proposal(group, deadline)
-            proposals.update(dict.fromkeys(group.tickets, proposal))
-        await self.tickets.propose(proposals)
-
-    @staticmethod
-    def _proposal(group: Group, deadline: int) -> Proposal:
-        humans = len(group.tickets)
-        return Proposal(uuid.uuid4().hex[:16], deadline, humans, group.ai)
-
-    async def _seat(self, view: QueueView, ids: list[str]) -> None:
-        group = sorted((view.tickets[t] for t in ids), key=lambda t: (t.since_ms, t.ticket_id))
-        sitters = [Sitter(t.name, t.account_id, t.node) for t in group]
-        table_id, tokens = await self._make_table(sitters, group[0].deals, group[0].mode)
-        await self.tickets.seat(
-            {t.ticket_id: Seating(table_id, i, tokens[i]) for i, t in enumerate(group)}
-        )
-        players = [t.player for t in group]
-        await self.tickets.remember_opponents(
-            {p: [o for o in players if o != p] for p in players}, OPPONENTS_TTL_MS
-        )
-
-    async def _make_table(
-        self, sitters: list[Sitter], deals: int, mode: str
-    ) -> tuple[str, list[str]]:
-        options = quick_options(deals, mode, self.settings)
-        runtime = await self.tables.create(options, None, now_ms())
-        tokens: list[str] = []
-
-        def build(d: TableData, s: engine.Deal | None) -> tr.Change:
-            change, made = seat_group(d, s, sitters, now_ms())
-            tokens[:] = made
-            return change
-
-        await runtime.transact(build)
-        self.matches += 1
-        return runtime.table_id, tokens

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 
 from server.node.build import build_node
-from server.node.quickplay import QuickPlay, penalty_wait_ms, quick_options
+from server.node.matchmaker import quick_options
+from server.node.quickplay import QuickPlay, penalty_wait_ms
 from server.settings import QueueSettings, Settings
 from server.table.data import SeatData, TableData
 
