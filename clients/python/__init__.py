@@ -23,7 +23,7 @@ from .errors import (
     ConnectionLost,
     Disconnected,
     QueueEnded,
-    ServerError,
+    Refused,
     Unreachable,
 )
 from .state import TableState
@@ -37,7 +37,7 @@ __all__ = [
     "ConnectionLost",
     "Disconnected",
     "QueueEnded",
-    "ServerError",
+    "Refused",
     "TableState",
     "TarotSocket",
     "Unreachable",
