@@ -22,6 +22,8 @@ export function onStatus(status) {
 }
 
 export function onReady() {
+  // A ticket of the queue does not outlive its connection: the search ended with it.
+  if (app.lobby.quick.state !== "idle") dispatch("quick", { state: "idle", match: null, notice: "lost" });
   // A seat or table remembered from another server is not this one's: its token stays home.
   const session = app.session && issuedBy(app.session, app.net.url) ? app.session : null;
   if (session && session.token && !app.replaced) {

@@ -39,6 +39,7 @@ export default {
   "quick.readyIn": "{n} s to confirm",
   "quick.othersIn": "Waiting for the others… {n} s",
   "quick.penalty": "You left tables before their end: you may play again in {n} s.",
+  "quick.ended.lost": "The connection was lost: you left the queue. Play again when ready.",
   "quick.ended.not_ready": "You did not confirm in time: you left the queue.",
   "error.already_queued": "You are already searching for a table.",
   "error.not_queued": "You are not searching for a table.",

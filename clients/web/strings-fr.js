@@ -40,6 +40,7 @@ export default {
   "quick.readyIn": "{n} s pour confirmer",
   "quick.othersIn": "En attente des autres… {n} s",
   "quick.penalty": "Vous avez quitté des tables avant la fin : vous pourrez rejouer dans {n} s.",
+  "quick.ended.lost": "La connexion a été perdue : vous avez quitté la file. Rejouez quand vous voulez.",
   "quick.ended.not_ready": "Vous n'avez pas confirmé à temps : vous avez quitté la file.",
   "error.already_queued": "Vous cherchez déjà une table.",
   "error.not_queued": "Vous ne cherchez pas de table.",

@@ -40,6 +40,7 @@ export default {
   "quick.readyIn": "{n} s om te bevestigen",
   "quick.othersIn": "Wachten op de anderen… {n} s",
   "quick.penalty": "Je verliet tafels voor het einde: je kunt weer spelen over {n} s.",
+  "quick.ended.lost": "De verbinding viel weg: je bent uit de wachtrij. Speel opnieuw wanneer je wilt.",
   "quick.ended.not_ready": "Je bevestigde niet op tijd: je bent uit de wachtrij.",
   "error.already_queued": "Je zoekt al een tafel.",
   "error.not_queued": "Je zoekt geen tafel.",

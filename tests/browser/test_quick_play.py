@@ -133,3 +133,20 @@ async def test_a_ready_check_one_player_ignores(new_player: NewPlayer, artifacts
     await seated(b)
     assert joined(a)["table_id"] == joined(b)["table_id"]
     assert not [f for f in c.frames if f.get("type") == "joined"]
+
+
+@pytest.mark.timeout(90)
+async def test_a_dropped_connection_ends_the_search_on_both_sides(
+    new_player: NewPlayer, server: App
+) -> None:
+    player = await queue_up(new_player, "Ann")
+    assert await server.node.quickplay.tickets.searching() == 1
+    await player.page.evaluate("window.cardavia.drop()")
+    await player.page.wait_for_selector("[data-field=quick-notice]", timeout=20_000)
+    assert "connection was lost" in await player.text("[data-field=quick-notice]")
+    assert await player.visible("[data-action=queue-play]")  # it may queue again
+    for _ in range(100):
+        if await server.node.quickplay.tickets.searching() == 0:
+            break
+        await player.page.wait_for_timeout(50)
+    assert await server.node.quickplay.tickets.searching() == 0
