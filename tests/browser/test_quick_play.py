@@ -90,7 +90,13 @@ async def test_four_browsers_queue_and_land_at_one_table(
     tables = {joined(p)["table_id"] for p in players}
     assert len(tables) == 1
     assert sorted(int(str(joined(p)["seat"])) for p in players) == [0, 1, 2, 3]
-    await players[0].screenshot(artifacts / "quick-table.png")
+    # The quick-play turn clock (30 s by default) counts down by the seat to act, on the
+    # screen of its player (the others' snapshots carry no deadline: they see it from the
+    # next turn on).
+    acting = next(p for p in players if any(f.get("type") == "your_turn" for f in p.frames))
+    await acting.page.wait_for_selector(".timer[data-deadline]", timeout=20_000)
+    assert await acting.text(".timer[data-deadline]")
+    await acting.screenshot(artifacts / "quick-table.png")
     for player in players:
         assert not player.errors, player.errors
 
