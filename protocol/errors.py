@@ -49,6 +49,13 @@ ErrorCode = Literal[
     "not_signed_in",
     "no_account_seat",
     "database_unavailable",
+    "duplicate_table",
+    "no_such_event",
+    "event_not_open",
+    "already_entered",
+    "not_entered",
+    "event_played",
+    "results_hidden",
     "internal",
 ]
 
@@ -89,6 +96,13 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "not_signed_in": "sign_out, or resume by table_id, on a connection not signed in",
     "no_account_seat": "resume by table_id: the account holds no seat at that table",
     "database_unavailable": "the accounts' database does not answer; try again",
+    "duplicate_table": "the table plays a duplicate event: seated only through duplicate_play",
+    "no_such_event": "no duplicate event of that id (or no deal of that number in it)",
+    "event_not_open": "the duplicate event is not open: it opens later, or it has closed",
+    "already_entered": "a player enters a duplicate event once (and plays at one table)",
+    "not_entered": "duplicate_play or a result of an event this account has not entered",
+    "event_played": "every deal of the duplicate event is played already",
+    "results_hidden": "results or a deal of an open duplicate event not yet played by the asker",
     "internal": "an unexpected server error; nothing changed",
 }
 

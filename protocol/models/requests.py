@@ -10,18 +10,12 @@ from ..names import PlayerName
 from .actions import ActionModel
 from .base import (
     AiLevel,
-    Model,
-    RequestId,
+    Request,
     Seat,
     TableId,
 )
+from .duplicate import DuplicateEnter, DuplicateList, DuplicatePlay, DuplicateShow
 from .tables import TableOptions
-
-
-class Request(Model):
-    """Every client message may carry an ``id``; its answer then carries it as ``re``."""
-
-    id: RequestId | None = None
 
 
 class Hello(Request):
@@ -175,7 +169,11 @@ ClientMessage = Annotated[
     | Leave
     | ReviewDeal
     | ReviewStoredDeal
-    | Ping,
+    | Ping
+    | DuplicateList
+    | DuplicateEnter
+    | DuplicatePlay
+    | DuplicateShow,
     Field(discriminator="type"),
 ]
 

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from server.duplicate import DealResult, EventScores, event_phase, score_event
 
 from .duplicate_events import now_or, stored_event
-from .errors import EventStillOpen
+from .errors import EventNotOpen, EventStillOpen
 from .guard import reachable
 from .schema import duplicate_entries, duplicate_events, duplicate_results
 
@@ -93,3 +93,22 @@ async def _write_scores(conn: AsyncConnection, event_id: int, scores: EventScore
                 for s in scores.standings
             ],
         )
+
+
+async def end_event(
+    engine: AsyncEngine, event_id: int, *, now: datetime | None = None
+) -> EventScores[int] | None:
+    """Close an open event now (an operator's ``tarot duplicate close``: its window cut
+    short) and score it; an event closed already is only scored. ``EventNotOpen`` before
+    it opens. The scores, or None if it was scored already."""
+    moment = now_or(now)
+    stored = await stored_event(engine, event_id)
+    if moment <= stored.event.opens:
+        raise EventNotOpen(f"event {event_id} opens at {stored.event.opens.isoformat()}")
+    if moment < stored.event.closes:
+        events = duplicate_events.c
+        async with reachable(), engine.begin() as conn:
+            await conn.execute(
+                update(duplicate_events).where(events.id == event_id).values(closes_at=moment)
+            )
+    return await close_event(engine, event_id, now=moment)

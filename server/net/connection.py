@@ -28,10 +28,12 @@ from server.node.runtime import TableRuntime
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.duplicate_deals import check_watchable
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
 from . import connection_state as cs
+from .duplicate_requests import duplicate_request
 from .outbox import Outbox
 from .rate_limit import RateLimit
 from .signin import Signing
@@ -236,6 +238,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
+            case m.DuplicateList() | m.DuplicateEnter() | m.DuplicatePlay() | m.DuplicateShow():
+                await duplicate_request(self, message)
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:
@@ -307,6 +311,7 @@ class Connection:
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
         tr.check_invite(runtime.data, invite)
+        check_watchable(runtime.data, now_ms())  # a duplicate event's deals: not while open
         self.state = cs.on_watch(self.state, runtime)
         self.send(m.Watching(table_id=table_id, re=re))
         await runtime.follow(self)

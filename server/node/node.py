@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from server.history import Accounts
 
     from .archive import Archive  # SQLAlchemy only where the history is kept
+    from .duplicates import DuplicateTables
 
 
 class Node:
@@ -75,6 +76,11 @@ class Node:
         self.leases = Leases(store, settings, self.metrics, self.tables)
         self.lobby = Lobby(store, settings, self.tables)
         store.on_lost(self.tables.lost)
+        self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
+        if archive is not None and archive.engine is not None:
+            from .duplicates import DuplicateTables
+
+            self.duplicates = DuplicateTables(archive.engine, self.tables, settings)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
         await self.leases.take(runtime)
@@ -84,8 +90,12 @@ class Node:
     async def start(self) -> None:
         await self.leases.start()
         self.lobby.start()
+        if self.duplicates is not None:
+            self.duplicates.start()
 
     async def stop(self) -> None:
+        if self.duplicates is not None:
+            await self.duplicates.stop()
         await self.lobby.stop()
         await self.leases.stop()
         await self.tables.stop()
