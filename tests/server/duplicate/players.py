@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import urllib.error
+import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -155,3 +157,17 @@ def _events_and_turns(message: Message) -> list[tuple[Message | None, Message | 
     if message["type"] == "snapshot" and message.get("your_turn"):
         return [(None, message["your_turn"])]
     return []
+
+
+async def http_get(app: App, path: str) -> tuple[int, Any]:
+    """``GET path`` on the node: its status and JSON body."""
+
+    def fetch() -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{app.port}{path}", timeout=10) as r:
+                return int(r.status), r.read()
+        except urllib.error.HTTPError as e:
+            return int(e.code), e.read()
+
+    status, body = await asyncio.to_thread(fetch)
+    return status, json.loads(body)

@@ -34,7 +34,7 @@ SCORES = {
 # Deal 2: Ann and Cleo (0) beat three and tie each other: 7/8 = 87.5%; Eve -720 beats
 #   Dan and Bob (4/8), Dan -900 beats Bob (2/8), Bob -1026 nobody.
 # Deal 3: Dan 0 beats 4, Eve -87 beats 3, Cleo -162 beats 2, Ann -168 beats Bob.
-PERCENT = {
+PERCENT: dict[str, list[float]] = {
     "Ann": [0, 37.5, 87.5, 25],
     "Bob": [25, 0, 0, 0],
     "Cleo": [100, 37.5, 87.5, 50],
