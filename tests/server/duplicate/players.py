@@ -78,6 +78,7 @@ class Player:
     seat: int | None = None
     table_id: str | None = None
     received: list[Message] = field(default_factory=list)
+    scores: list[Message] = field(default_factory=list)  # every ``score`` event seen
     next_id: int = 0
 
     @classmethod
@@ -131,6 +132,7 @@ class Player:
                 for event, turn in _events_and_turns(message):
                     if event is not None and event["kind"] == "score":
                         score = event
+                        self.scores.append(event)
                     if event is not None and event["kind"] == "table_over":
                         assert score is not None
                         return score
