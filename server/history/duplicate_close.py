@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from server.duplicate import DealResult, EventScores, event_phase, score_event
 
 from .duplicate_events import now_or, stored_event
+from .duplicate_rating import rate_scored
 from .errors import EventNotOpen, EventStillOpen
 from .guard import reachable
 from .schema import duplicate_entries, duplicate_events, duplicate_results
@@ -37,20 +38,21 @@ async def close_event(
         claim = update(duplicate_events).where(events.id == event_id, events.scored_at.is_(None))
         if (await conn.execute(claim.values(scored_at=moment))).rowcount != 1:
             return None
-        entrants = (
-            (await conn.execute(select(entries.id).where(entries.event_id == event_id)))
-            .scalars()
-            .all()
-        )
+        accounts_of: dict[int, int | None] = {
+            row.id: row.account_id
+            for row in await conn.execute(
+                select(entries.id, entries.account_id).where(entries.event_id == event_id)
+            )
+        }
         rows = await conn.execute(
             select(results.entry_id, results.deal_index, results.seat, results.score).where(
                 results.event_id == event_id
             )
         )
-        scores = score_event(
-            (DealResult(*row) for row in rows), entrants, stored.event.deals, stored.event.scoring
-        )
+        played = [DealResult(*row) for row in rows]
+        scores = score_event(played, list(accounts_of), stored.event.deals, stored.event.scoring)
         await _write_scores(conn, event_id, scores)
+        await rate_scored(conn, event_id, played, accounts_of, moment)  # the duplicate rating
     return scores
 
 

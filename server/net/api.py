@@ -197,6 +197,7 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...], Route], ...] = (
     (("players", "*", "ratings"), ("limit", "offset"), player_ratings),
     (("deals", "*", "*"), (), deal),
     (("duplicate",), (), api_duplicate.events),
+    (("duplicate", "ratings"), ("limit", "offset"), api_duplicate.ratings),
     (("duplicate", "*"), ("limit", "offset"), api_duplicate.standings),
     (("duplicate", "*", "deals", "*"), (), api_duplicate.deal),
     (("duplicate", "*", "entries", "*"), (), api_duplicate.entry),

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from protocol import models as m
 from server.history import NoSuchEvent, deal_results, entry_results, event_standings
 from server.history.duplicate_listing import listed_event, listed_events
+from server.history.duplicate_rating import duplicate_ratings_board
 
 from .duplicate_requests import event_info, result_info
 
@@ -38,6 +39,17 @@ async def events(engine: AsyncEngine, _parts: list[str], _query: Paging) -> Json
     """``/api/duplicate``: the events open, to come, or closed in the last days."""
     listed = await listed_events(engine, None)
     return {"events": [event_info(e).model_dump(mode="json") for e in listed]}
+
+
+async def ratings(engine: AsyncEngine, _parts: list[str], query: Paging) -> Json:
+    """``/api/duplicate/ratings``: the duplicate ratings, best first (docs/RATINGS.md)."""
+    limit, offset = query.page(100)
+    found = await duplicate_ratings_board(engine, limit + 1, offset)
+    shown = [
+        {"id": r.account_id, "name": r.name, "rating": round(r.rating, 1), "events": r.events}
+        for r in found[:limit]
+    ]
+    return {"ratings": shown, "next": offset + limit if len(found) > limit else None}
 
 
 async def standings(engine: AsyncEngine, parts: list[str], query: Paging) -> Json:

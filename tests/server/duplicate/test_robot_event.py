@@ -14,7 +14,7 @@ from pathlib import Path
 
 from server.history import end_event
 
-from .players import Player, history_app, new_event
+from .players import Player, history_app, http_get, new_event
 
 ENTRANTS = ("Ann", "Bob", "Cleo", "Dan", "Eve")
 DEALS = 4
@@ -101,3 +101,15 @@ async def test_five_entrants_play_a_robot_event_of_four_deals(tmp_path: Path) ->
         assert all(s["played"] == DEALS for s in shown["standings"])
         assert shown["event"]["phase"] == "closed" and shown["event"]["scored"]
         assert shown["own"]["played"] == DEALS
+        # The duplicate rating, all at 1500 before: each deal's share of games won minus
+        # 0.5, times 10 a deal. Cleo (1 + .375 + .875 + .5 - 2) * 10 = +7.5, Dan and Eve
+        # +7.5 too, Ann (0 + .375 + .875 + .25 - 2) * 10 = -5, Bob (.25 - 2) * 10 = -17.5.
+        status, body = await http_get(app, "/api/duplicate/ratings")
+        rated = {(r["name"], r["rating"], r["events"]) for r in body["ratings"]}
+        assert status == 200 and rated == {
+            ("Cleo", 1507.5, 1),
+            ("Dan", 1507.5, 1),
+            ("Eve", 1507.5, 1),
+            ("Ann", 1495.0, 1),
+            ("Bob", 1482.5, 1),
+        }
