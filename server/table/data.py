@@ -78,8 +78,8 @@ class DuplicateTable(Data):
     Its deals are the event's, in order (``deals``), never fresh seeds; each seat
     plays for an entry of the event (``entries``: None for an AI seat not entered
     yet). A seat whose entrant left stops at the deal it left in (``stopped``: the
-    table's deal number; the AI finishes that one for them, the later ones count
-    for nobody).
+    table's deal number, which is the count of the event's deals dealt; the AI
+    finishes that one for them, the later ones count for nobody).
     """
 
     event_id: int
@@ -88,6 +88,7 @@ class DuplicateTable(Data):
     entries: list[int | None] = Field(default_factory=lambda: list[int | None]([None] * 4))
     stopped: list[int | None] = Field(default_factory=lambda: list[int | None]([None] * 4))
     closes_ms: int = 0  # when the event closes: its deals are secret until then
+    dealt: int = 0  # how many of ``deals`` were dealt (a deal all passed is one of them)
 
 
 class StoredEvent(NamedTuple):

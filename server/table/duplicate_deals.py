@@ -21,17 +21,32 @@ def next_event_deal(data: TableData) -> DuplicateDeal | None:
     planned = data.duplicate
     if planned is None:
         return None
-    if data.played >= len(planned.deals):
+    if planned.dealt >= len(planned.deals):
         raise TableRefused("not_started", f"table {data.table_id} has played its event's deals")
-    return planned.deals[data.played]
+    return planned.deals[planned.dealt]
+
+
+def dealt_one(data: TableData) -> TableData:
+    """``data`` after its next event deal was dealt (a duplicate table only)."""
+    planned = data.duplicate
+    if planned is None:
+        return data
+    dealt = planned.model_copy(update={"dealt": planned.dealt + 1})
+    return data.model_copy(update={"duplicate": dealt})
+
+
+def event_deals_over(data: TableData) -> bool:
+    """Every deal of the table's event was dealt (and the last is over or under way)."""
+    planned = data.duplicate
+    return planned is not None and planned.dealt >= len(planned.deals)
 
 
 def current_event_index(data: TableData) -> int | None:
     """The event's index of the deal being played or just played (None: not duplicate)."""
     planned = data.duplicate
-    if planned is None or data.deal is None:
+    if planned is None or data.deal is None or planned.dealt < 1:
         return None
-    return planned.deals[data.deal.number - 1].index
+    return planned.deals[planned.dealt - 1].index
 
 
 def decision_seed(data: TableData, fallback: str) -> str:
@@ -74,10 +89,15 @@ def with_stopped(data: TableData, seat: int, mid_deal: bool) -> TableData:
     planned = data.duplicate
     if planned is None or planned.stopped[seat] is not None:
         return data
-    last = data.deal.number if data.deal is not None and mid_deal else data.played
+    last = planned.dealt if mid_deal else planned.dealt - (0 if _over(data) else 1)
     stopped = list(planned.stopped)
     stopped[seat] = last
     return data.model_copy(update={"duplicate": planned.model_copy(update={"stopped": stopped})})
+
+
+def _over(data: TableData) -> bool:
+    """Between deals (or before the first): the last deal dealt is over."""
+    return data.deal is not None and data.deal_over_ms is not None
 
 
 def counts_for(data: TableData, seat: int) -> bool:
@@ -86,7 +106,7 @@ def counts_for(data: TableData, seat: int) -> bool:
     if planned is None or data.deal is None:
         return False
     stopped = planned.stopped[seat]
-    return stopped is None or data.deal.number <= stopped
+    return stopped is None or planned.dealt <= stopped
 
 
 def check_watchable(data: TableData, now_ms: int) -> None:

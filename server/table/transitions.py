@@ -26,7 +26,7 @@ from .data import (
     hash_token,
     new_seed,
 )
-from .duplicate_deals import next_event_deal, with_stopped
+from .duplicate_deals import dealt_one, event_deals_over, next_event_deal, with_stopped
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 
 Audience = tuple[int, ...] | None
@@ -170,6 +170,9 @@ def begin_deal(change: Change, now_ms: int) -> None:
     number = data.played + 1
     planned = next_event_deal(data)  # a duplicate event's deal, or a fresh one
     dealer, seed = (data.dealer, new_seed()) if planned is None else (planned.dealer, planned.seed)
+    if planned is not None:  # numbered by the event's deals (a deal all passed is one)
+        data = dealt_one(data)
+        number = data.duplicate.dealt if data.duplicate is not None else number
     deal = DealData(number=number, dealer=dealer, seed=seed, started_ms=now_ms)
     state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
     change.data = data.model_copy(
@@ -245,8 +248,6 @@ def _close_deal(change: Change, now_ms: int) -> None:
         played=data.played,
     )
     series.record(sheet)
-    if data.duplicate is not None and state.cancelled:
-        series.played += 1  # a duplicate deal all passed is a result: it is not dealt again
     change.data = data.model_copy(
         update={
             "dealer": series.dealer,
@@ -264,7 +265,7 @@ def _close_deal(change: Change, now_ms: int) -> None:
     )
     change.emit(m.RecordEvent(deal_number=data.deal.number, record=engine.to_record(state)))
     alone = not any(s.occupant == "human" for s in change.data.seats)
-    if series.is_over or (data.duplicate is not None and alone):
+    if series.is_over or event_deals_over(data) or (data.duplicate is not None and alone):
         _finish(change)
     # A cancelled deal is dealt again at once, without waiting (a duplicate one is a result).
     elif not state.cancelled or data.duplicate is not None:
