@@ -93,17 +93,18 @@ export function standingsView(body) {
 
 export function dealView(eventBody, deal) {
   const event = eventBody.event;
+  const seats = event.kind === "tables"; // a robot event's entrants all sit in seat 1
   const rows = deal.results.map((r) => {
     const linked = r.table_id !== undefined && r.deal_number !== undefined;
     const viewer = linked ? html`<a href="#/deal/${encodeURIComponent(r.table_id)}/${r.deal_number}" data-link="viewer">${t("duplicate.viewDeal")}</a>` : null;
-    const review = linked ? html`<a href="#/deal/${encodeURIComponent(r.table_id)}/${r.deal_number}/0/review" data-link="review">${t("duplicate.review")}</a>` : null;
+    // A deal every seat passed has no play to review.
+    const review = linked && r.contract ? html`<a href="#/deal/${encodeURIComponent(r.table_id)}/${r.deal_number}/0/review" data-link="review">${t("duplicate.review")}</a>` : null;
     return html`<tr data-seat="${r.seat}">
-      <td class="num">${r.seat + 1}</td>
-      <td>${who(r)}</td>
+      ${seats ? html`<td class="num">${r.seat + 1}</td>` : null}
+      <td>${who(r)}<div class="links">${viewer}${review}</div></td>
       <td>${r.contract ? contractLabel(r.contract) : t("duplicate.passedOut")}</td>
       <td class="num">${num(r.score)}</td>
       <td class="num" data-field="mark">${markText(event, r.mark)}</td>
-      <td class="links">${viewer} ${review}</td>
     </tr>`;
   });
   return html`<section class="panel" id="duplicate-deal">
@@ -111,7 +112,7 @@ export function dealView(eventBody, deal) {
     <p><a href="#/duplicate/${event.event_id}">${t("duplicate.backToStandings")}</a></p>
     ${dealLinks(event)}
     <div class="table-scroll"><table class="history-table" id="duplicate-results">
-      <thead><tr><th>${t("duplicate.seat")}</th><th>${t("players.name")}</th><th>${t("players.contract")}</th><th>${t("players.score")}</th><th>${t("duplicate.mark")}</th><th></th></tr></thead>
+      <thead><tr>${seats ? html`<th>${t("duplicate.seat")}</th>` : null}<th>${t("players.name")}</th><th>${t("players.contract")}</th><th>${t("players.score")}</th><th>${t("duplicate.mark")}</th></tr></thead>
       <tbody>${rows}</tbody>
     </table></div>
     <p class="muted">${t("duplicate.reviewHint")}</p>

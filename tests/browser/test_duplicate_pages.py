@@ -75,13 +75,14 @@ async def test_results_pages_in_three_languages_on_a_phone_and_a_desktop(
             overflow = await page.evaluate(
                 "document.documentElement.scrollWidth - document.documentElement.clientWidth"
             )
-            assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {width}"
             await page.screenshot(path=str(artifacts / f"duplicate-deal-{lang}-{width}.png"))
+            assert overflow <= 0, f"the page scrolls sideways by {overflow} px at {width}"
             if lang == "en" and width == 1366:  # the links reach the viewer and the review
                 await rows.first.locator("[data-link=viewer]").click()
-                await page.wait_for_selector(".viewer-hands", timeout=15000)
+                await page.wait_for_selector("#viewer", timeout=15000)
                 await page.go_back()
                 await page.wait_for_selector("#duplicate-results")
-                await rows.first.locator("[data-link=review]").click()
-                await page.wait_for_selector(".overlay", timeout=30000)
+                played = rows.filter(has=page.locator("[data-link=review]")).first
+                await played.locator("[data-link=review]").click()
+                await page.wait_for_selector(".sheet.review", timeout=30000)
                 await page.screenshot(path=str(artifacts / "duplicate-review-en-1366.png"))
