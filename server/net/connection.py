@@ -306,7 +306,8 @@ class Connection:
         runtime = await self.node.runtime(table_id)
         node = self.node.settings.node_id
         change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
-        await self._seated_by(runtime, change, re, last_seq)
+        watched = self.state.table is runtime  # a spectator's numbers: a snapshot (section 9)
+        await self._seated_by(runtime, change, re, None if watched else last_seq)
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
@@ -323,14 +324,18 @@ class Connection:
             if e.code == "unknown_table":
                 raise tr.TableRefused("bad_token", "the seat token is unknown") from e
             raise
-        seat = tr.seat_of_token(runtime.data, token)
         # The seat's session grows: an older connection of the seat, on any node, is
-        # told it was replaced (TableRuntime.apply_update).
+        # told it was replaced (TableRuntime.apply_update). The token is checked in the
+        # change: a leave committed meanwhile ended it.
         node = self.node.settings.node_id
-        change = await runtime.transact(lambda d, s: tr.present(d, s, seat, node))
+        change = await runtime.transact(
+            lambda d, s: tr.present(d, s, tr.seat_of_token(d, token), node)
+        )
+        seat = tr.seat_of_token(change.data, token)
+        watched = self.state.table is runtime  # a spectator's numbers: a snapshot (section 9)
         self._sit(runtime, seat, change.data.seats[seat].session)
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
-        await runtime.follow(self, last_seq)
+        await runtime.follow(self, None if watched else last_seq)
 
     def _sit(self, runtime: TableRuntime, seat: int, session: int) -> None:
         watched = self.state.table
@@ -361,12 +366,12 @@ class Connection:
 
     async def _leave(self, re: m.RequestId | None) -> None:
         cs.on_leave(self.state)  # refused here, before the commit, if it follows nothing
-        runtime, seat = self.table, self.seat
+        runtime, seat, session = self.table, self.seat, self.session
         if runtime is None:
             raise RuntimeError("a leave on a connection that follows no table")
         if seat is not None:
             # Commit first: if the store refuses, the seat and its events stay ours.
-            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
+            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms(), session))
         runtime.unsubscribe(self)
         # The table may have let go of it meanwhile (lost, replaced): the lobby either way.
         self.state = cs.on_drop(self.state)
