@@ -28,7 +28,6 @@ from server.node.runtime import TableRuntime
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
-from server.table.duplicate_deals import check_watchable
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
@@ -311,8 +310,7 @@ class Connection:
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
-        tr.check_invite(runtime.data, invite)
-        check_watchable(runtime.data, now_ms())  # a duplicate event's deals: not while open
+        tr.check_watch(runtime.data, invite, now_ms())
         self.state = cs.on_watch(self.state, runtime)
         self.send(m.Watching(table_id=table_id, re=re))
         await runtime.follow(self)

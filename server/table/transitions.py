@@ -26,7 +26,13 @@ from .data import (
     hash_token,
     new_seed,
 )
-from .duplicate_deals import dealt_one, event_deals_over, next_event_deal, with_stopped
+from .duplicate_deals import (
+    check_watchable,
+    dealt_one,
+    event_deals_over,
+    next_event_deal,
+    with_stopped,
+)
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 
 Audience = tuple[int, ...] | None
@@ -54,6 +60,13 @@ def check_invite(data: TableData, invite: str | None) -> None:
         raise TableRefused(
             "bad_invite", f"table {data.table_id} is private: a valid invite is needed"
         )
+
+
+def check_watch(data: TableData, invite: str | None, now_ms: int) -> None:
+    """A watch: a private table's invite, and no duplicate event's table before its close
+    (its cards are the deals every entrant is still to play)."""
+    check_invite(data, invite)
+    check_watchable(data, now_ms)
 
 
 def is_mid_deal(data: TableData, state: engine.Deal | None) -> bool:

@@ -43,6 +43,7 @@ async def test_the_daily_event_is_made_once_and_closed_events_are_scored(tmp_pat
     async with history_app(tmp_path, duplicate_daily_deals=3) as app:
         duplicates = app.node.duplicates
         assert duplicates is not None
+        await duplicates.stop()  # its rounds, every minute from the start: the test's alone
         engine = duplicates.engine
         now = datetime.now(UTC)
         past = DuplicateEvent(
