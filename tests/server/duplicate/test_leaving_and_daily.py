@@ -7,16 +7,23 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from server.duplicate import DuplicateEvent
 from server.history import create_event, stored_event
 
+from ..conftest import REDIS_TEST_URL, flush
 from .players import SEED, Player, history_app, new_event
 
 
+@pytest.mark.parametrize("store", ["memory", pytest.param("redis", marks=pytest.mark.redis)])
 async def test_a_deal_left_under_way_is_finished_by_the_ai_for_the_entrant(
-    tmp_path: Path,
+    tmp_path: Path, store: str
 ) -> None:
-    async with history_app(tmp_path) as app:
+    redis_url = REDIS_TEST_URL if store == "redis" else None
+    if redis_url is not None:
+        await flush(redis_url)
+    async with history_app(tmp_path, redis_url=redis_url) as app:
         url = f"ws://127.0.0.1:{app.port}/"
         event_id = await new_event(app, 1)
         ann = await Player.sign_up(url, "Ann", 3)
