@@ -138,21 +138,8 @@ async def _play(conn: Connection, play: m.DuplicatePlay) -> None:
     stored = await stored_event(duplicates.engine, play.event_id)
     check_open(stored, datetime.now(UTC), "played")
     entry = await entry_of(duplicates.engine, play.event_id, account_id)
-    runtime = await duplicates.table_in_play(entry)
-    if runtime is not None:  # a deal under way, or a table of four: back to it
-        if play.table_id is not None and play.table_id != runtime.table_id:
-            raise TableRefused(
-                "already_entered",
-                f"you play event {play.event_id} at table {runtime.table_id}, not another",
-            )
-        if seating.seat_of_account(runtime.data, account_id) is None:
-            raise TableRefused(
-                "deal_in_progress",
-                f"the AI is finishing your deal at table {runtime.table_id}: play on after it",
-            )
-        node = conn.node.settings.node_id
-        change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
-        return await conn._seated_by(runtime, change, play.id)
+    if await _back_to_table(conn, duplicates, entry, account_id, play):
+        return
     await _settled(conn)  # the deal just played is counted before the next is dealt
     index = await results_count(duplicates.engine, entry)
     if index >= stored.event.deals:
@@ -173,6 +160,38 @@ async def _play(conn: Connection, play: m.DuplicatePlay) -> None:
             )
     await _seat(conn, runtime, entry, play)
     duplicates.playing(entry, runtime.table_id)
+
+
+async def _back_to_table(
+    conn: Connection,
+    duplicates: DuplicateTables,
+    entry: int,
+    account_id: int,
+    play: m.DuplicatePlay,
+) -> bool:
+    """Seat the entrant again at the table it plays at (a deal under way, a table of four
+    through the event); False if it has none."""
+    runtime = await duplicates.table_in_play(entry)
+    if runtime is None:
+        return False
+    held = seating.seat_of_account(runtime.data, account_id)
+    if held is None and runtime.data.status == "waiting":
+        duplicates.forget(entry)  # it left a table before it started: free to take another
+        return False
+    if play.table_id is not None and play.table_id != runtime.table_id:
+        raise TableRefused(
+            "already_entered",
+            f"you play event {play.event_id} at table {runtime.table_id}, not another",
+        )
+    if held is None:
+        raise TableRefused(
+            "deal_in_progress",
+            f"the AI is finishing your deal at table {runtime.table_id}: play on after it",
+        )
+    node = conn.node.settings.node_id
+    change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
+    await conn._seated_by(runtime, change, play.id)
+    return True
 
 
 async def _seat(conn: Connection, runtime: TableRuntime, entry: int, play: m.DuplicatePlay) -> None:

@@ -88,6 +88,10 @@ class DuplicateTables:
         takes it back there while the table plays."""
         self._playing[entry_id] = table_id
 
+    def forget(self, entry_id: int) -> None:
+        """The entry no longer plays at the table it was seated at (it left before the start)."""
+        self._playing.pop(entry_id, None)
+
     async def table_in_play(self, entry_id: int) -> TableRuntime | None:
         """The robot table where the entry's deal is still being played, if any."""
         table_id = self._playing.get(entry_id)
