@@ -56,6 +56,13 @@ def add_parser(sub: Any) -> None:
         type=int,
         help="processes for the expert and strong AI (default 1; about one per spare core)",
     )
+    p.add_argument(
+        "--duplicate-daily",
+        dest="duplicate_daily_deals",
+        type=int,
+        help="deals of the daily robot duplicate event made at 00:00 UTC (or"
+        " TAROT_DUPLICATE_DAILY; default 0: none; docs/DUPLICATE.md)",
+    )
     limits = p.add_argument_group("security (docs/DEPLOY.md, Security; 0: no limit)")
     for flag, what in (
         ("--max-tables", "open tables on the server, every node's (5000)"),
@@ -139,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
             idle_ttl_hours=args.idle_ttl_hours,
             finished_ttl_hours=args.finished_ttl_hours,
             queue=None if args.queue is None else QueueSettings.parse(args.queue),
+            duplicate_daily_deals=args.duplicate_daily_deals,
             **{name: getattr(args, name) for name in SECURITY_SETTINGS},
         )
     except SettingsError as e:

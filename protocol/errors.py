@@ -54,6 +54,13 @@ ErrorCode = Literal[
     "no_match",
     "rated_needs_account",
     "queue_penalty",
+    "duplicate_table",
+    "no_such_event",
+    "event_not_open",
+    "already_entered",
+    "not_entered",
+    "event_played",
+    "results_hidden",
     "internal",
 ]
 
@@ -99,6 +106,13 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "no_match": "ready: no ready check of that match_id is open for this connection",
     "rated_needs_account": "queue: rated quick play needs a signed-in account (guests: casual)",
     "queue_penalty": "queue: tables left mid-game delay the next queue until penalty_until_ms",
+    "duplicate_table": "the table plays a duplicate event: seated only through duplicate_play",
+    "no_such_event": "no duplicate event of that id (or no deal of that number in it)",
+    "event_not_open": "the duplicate event is not open: it opens later, or it has closed",
+    "already_entered": "a player enters a duplicate event once (and plays at one table)",
+    "not_entered": "duplicate_play or a result of an event this account has not entered",
+    "event_played": "every deal of the duplicate event is played already",
+    "results_hidden": "results or a deal of an open duplicate event not yet played by the asker",
     "internal": "an unexpected server error; nothing changed",
 }
 

@@ -43,6 +43,10 @@ V2_CLIENT_TYPES: frozenset[str] = frozenset(
         "cancel_queue",
         "ready",
         "play_now",
+        "duplicate_list",  # section 18, duplicate events
+        "duplicate_enter",
+        "duplicate_play",
+        "duplicate_show",
     }
 )
 CLIENT_TYPES = {1: V1_CLIENT_TYPES, 2: V1_CLIENT_TYPES | V2_CLIENT_TYPES}

@@ -29,6 +29,7 @@ _COUNTS = (
     "reviews_per_player",
     "api_burst",
     "api_in_flight",
+    "duplicate_daily_deals",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
@@ -149,6 +150,10 @@ class Settings:
     metrics_token: str | None = None  # /metrics then needs "Authorization: Bearer TOKEN"
     metrics_port: int | None = None  # /metrics then answers only there (on metrics_host)
     metrics_host: str = "127.0.0.1"
+    # Duplicate events (docs/DUPLICATE.md): the deals of the daily robot event the node makes
+    # each day at 00:00 UTC (0: none), and the AI level around a robot event's entrant.
+    duplicate_daily_deals: int = 0
+    duplicate_ai_level: str = "strong"
     # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
     gc_sweep_ms: float = 50.0
     event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
@@ -213,8 +218,18 @@ class Settings:
             env["metrics_token"] = token
         if queue := os.environ.get("TAROT_QUEUE"):
             env["queue"] = QueueSettings.parse(queue)
+        env.update(_duplicate_env())
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
+
+
+def _duplicate_env() -> dict[str, object]:
+    daily = os.environ.get("TAROT_DUPLICATE_DAILY")
+    if not daily:
+        return {}
+    if not daily.isdigit():
+        raise SettingsError(f"TAROT_DUPLICATE_DAILY must be a whole number, not {daily!r}")
+    return {"duplicate_daily_deals": int(daily)}
 
 
 def _check_urls(settings: Settings) -> None:
@@ -270,6 +285,12 @@ def _check_limits(settings: Settings) -> None:
     for name in (*limits, *counts):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+    if not 0 <= settings.duplicate_daily_deals <= 64:
+        raise SettingsError("duplicate_daily_deals must be 0-64 (0: no daily event)")
+    if settings.duplicate_ai_level not in ("random", "basic", "expert", "strong"):
+        raise SettingsError(
+            f"duplicate_ai_level is an AI level, not {settings.duplicate_ai_level!r}"
+        )
     if settings.api_burst < 1:
         raise SettingsError("api_burst must be at least 1")
     if settings.empty_table_seconds <= 0:

@@ -44,6 +44,36 @@ export interface DiscardAction {
   cards: string[];
 }
 
+/** Enter an open event (signed in; once per account). */
+export interface DuplicateEnter {
+  id?: string | number | null;
+  type: "duplicate_enter";
+  event_id: number;
+}
+
+/** The events open now or soon, and those closed in the last days. */
+export interface DuplicateList {
+  id?: string | number | null;
+  type: "duplicate_list";
+}
+
+/** Play your next deal of an event you entered. A ``robot`` event seats you at a new table (seat 0, three AI) for that deal. A ``tables`` event seats you at ``table_id`` (a table of the event waiting for its players), or at a new one when it is left out; ``start`` starts it, and the table plays every deal of the event. */
+export interface DuplicatePlay {
+  id?: string | number | null;
+  type: "duplicate_play";
+  event_id: number;
+  table_id?: string | null;
+}
+
+/** An event's results: its standings (no ``deal`` nor ``entry``), every result of one deal (``deal``, from 0), or one entrant's results (``entry``). */
+export interface DuplicateShow {
+  id?: string | number | null;
+  type: "duplicate_show";
+  event_id: number;
+  deal?: number | null;
+  entry?: number | null;
+}
+
 /** ``session``: an account's session token (``signed_in``): the connection is signed in. */
 export interface Hello {
   id?: string | number | null;
@@ -191,7 +221,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Queue | CancelQueue | Ready | PlayNow;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Queue | CancelQueue | Ready | PlayNow | DuplicateList | DuplicateEnter | DuplicatePlay | DuplicateShow;
 
 export interface AccountInfo {
   id: number;
@@ -299,6 +329,30 @@ export interface DiscardKeptEvent {
   points: number;
 }
 
+export interface DuplicateEntered {
+  re: string | number | null;
+  type: "duplicate_entered";
+  event: EventInfo;
+}
+
+export interface DuplicateEvents {
+  re: string | number | null;
+  type: "duplicate_events";
+  events: EventInfo[];
+}
+
+/** What ``duplicate_show`` asked: ``standings`` (closed and scored), or ``results`` of one ``deal`` or one ``entry``; ``own`` is the asker's running standing, if entered. */
+export interface DuplicateResults {
+  re: string | number | null;
+  type: "duplicate_results";
+  event: EventInfo;
+  deal: number | null;
+  entry: number | null;
+  standings: StandingInfo[] | null;
+  results: ResultInfo[] | null;
+  own: OwnStanding | null;
+}
+
 /** A refused message: nothing changed. ``code`` is stable (see docs/PROTOCOL.md). */
 export interface Error {
   re: string | number | null;
@@ -315,6 +369,21 @@ export interface Event {
   table_id: string;
   seq: number;
   event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
+}
+
+/** An event as the asker sees it: ``entry_id`` and ``played`` are the asker's own. */
+export interface EventInfo {
+  event_id: number;
+  name: string;
+  kind: "robot" | "tables";
+  scoring: "matchpoints" | "datum";
+  deals: number;
+  opens_ms: number;
+  closes_ms: number;
+  phase: "upcoming" | "open" | "closed";
+  scored: boolean;
+  entry_id: number | null;
+  played: number;
 }
 
 /** Version 2: the events of one commit (numbered in order, maybe none), the turn they give you (only to the seat to act) and the ``re`` of your request that made them. */
@@ -395,6 +464,13 @@ export interface NumberedEvent {
   event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
 }
 
+/** The asker's running standing: each deal played against those who played it before. */
+export interface OwnStanding {
+  mark: number | null;
+  played: number;
+  deals: number;
+}
+
 export interface PasswordChanged {
   re: string | number | null;
   type: "password_changed";
@@ -442,6 +518,20 @@ export interface RecordEvent {
   kind: "record";
   deal_number: number;
   record: { [key: string]: unknown };
+}
+
+/** One result: who, the deal and seat, the contract (left out: passed out), the sheet's score for the seat, its mark once scored, and the stored deal it was (its record: ``GET /api/deals/{table_id}/{deal_number}``). */
+export interface ResultInfo {
+  entry_id: number;
+  name: string | null;
+  ai_level: string | null;
+  deal: number;
+  seat: number;
+  contract: string | null;
+  score: number;
+  mark: number | null;
+  table_id: string | null;
+  deal_number: number | null;
 }
 
 export interface Review {
@@ -583,6 +673,16 @@ export interface Snapshot {
   your_turn: TurnOffer | null;
 }
 
+/** One entrant's place once the event is scored; ``name`` is left out for an AI. */
+export interface StandingInfo {
+  rank: number;
+  entry_id: number;
+  name: string | null;
+  ai_level: string | null;
+  mark: number;
+  played: number;
+}
+
 /** The answer to ``review_stored_deal``: the same review, of a deal of the history. */
 export interface StoredDealReview {
   re: string | number | null;
@@ -686,4 +786,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | DuplicateEvents | DuplicateEntered | DuplicateResults;

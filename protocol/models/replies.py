@@ -14,6 +14,7 @@ from .base import (
     TableId,
 )
 from .batches import Events, TurnOffer
+from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
 from .envelope import Reply
 from .events import EventModel
 from .queue import MatchFound, QueueStatus
@@ -226,7 +227,10 @@ ServerMessage = Annotated[
     | StoredDealReview
     | Bye
     | QueueStatus
-    | MatchFound,
+    | MatchFound
+    | DuplicateEvents
+    | DuplicateEntered
+    | DuplicateResults,
     Field(discriminator="type"),
 ]
 

@@ -13,6 +13,7 @@ from .base import (
     Seat,
     TableId,
 )
+from .duplicate import DuplicateEnter, DuplicateList, DuplicatePlay, DuplicateShow
 from .envelope import Request
 from .queue import CancelQueue, PlayNow, Queue, Ready
 from .tables import TableOptions
@@ -175,7 +176,11 @@ ClientMessage = Annotated[
     | Queue
     | CancelQueue
     | Ready
-    | PlayNow,
+    | PlayNow
+    | DuplicateList
+    | DuplicateEnter
+    | DuplicatePlay
+    | DuplicateShow,
     Field(discriminator="type"),
 ]
 

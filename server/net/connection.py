@@ -31,7 +31,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import acks, queue_requests
+from . import acks, feature_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -234,8 +234,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
-            case m.Queue() | m.CancelQueue() | m.Ready() | m.PlayNow():
-                await queue_requests.handle(self, message)
+            case _:
+                await feature_requests.handle(self, message)
         return None
 
     async def _change(self, runtime: TableRuntime, build: Build, re: m.RequestId | None) -> None:
@@ -307,7 +307,7 @@ class Connection:
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
-        tr.check_invite(runtime.data, invite)
+        tr.check_watch(runtime.data, invite, now_ms())
         self.state = cs.on_watch(self.state, runtime)
         self.send(m.Watching(table_id=table_id, re=re))
         await runtime.follow(self)

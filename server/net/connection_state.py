@@ -74,6 +74,7 @@ _FOLLOWING = (ConnectionPhase.SEATED, ConnectionPhase.WATCHING)
 _ONLY_IN: dict[str, tuple[ConnectionPhase, ...]] = {
     "join": (ConnectionPhase.LOBBY,),
     "watch": (ConnectionPhase.LOBBY,),
+    "duplicate_play": (ConnectionPhase.LOBBY,),
     "resume": (ConnectionPhase.LOBBY, ConnectionPhase.WATCHING),
     "start": (ConnectionPhase.SEATED,),
     "act": (ConnectionPhase.SEATED,),
@@ -94,7 +95,7 @@ def _alive(state: ConnectionState[T]) -> None:
 
 def _refusal(state: ConnectionState[T], message_type: str) -> TableRefused:
     """Why ``state`` does not take ``message_type`` (a greeted phase)."""
-    if message_type in ("join", "watch") and state.table is not None:
+    if message_type in ("join", "watch", "duplicate_play") and state.table is not None:
         return TableRefused(
             "already_seated", f"this connection already follows table {state.table.table_id}"
         )

@@ -37,6 +37,8 @@ from server.history import (
 from server.queue.seats import CASUAL_TABLE
 from server.table.data import SeatData, TableData
 
+from .duplicate_recorder import DuplicateRecorder
+
 log = logging.getLogger("tarot.history")
 CLOSE_SECONDS = 5.0
 
@@ -49,6 +51,8 @@ class Archive:
     ) -> None:
         self.writer = writer
         self.engine = engine  # disposed by ``close``
+        # The results of duplicate events' deals (None: a writer with no engine of its own).
+        self.duplicates = DuplicateRecorder(engine) if engine is not None else None
         # What this node has queued already (the most recent): a deal is seen at each of
         # the table's changes while it is over, and needs building (a replay) only once.
         self._queued: OrderedDict[tuple[str, int], None] = OrderedDict()
@@ -85,8 +89,12 @@ class Archive:
         """Write what is queued (for ``seconds`` at most), then stop."""
         try:
             await asyncio.wait_for(self.writer.flush(), seconds)
+            if self.duplicates is not None:
+                await asyncio.wait_for(self.duplicates.settled(), seconds)
         except TimeoutError:
             pass
+        if self.duplicates is not None:
+            await self.duplicates.close()
         await self.writer.close()
         if self.engine is not None:
             await self.engine.dispose()
@@ -117,6 +125,8 @@ class Archive:
                 continue  # (``dealt`` 0: a table stored before it was kept; no key)
             if self._first_time((data.table_id, data.dealt - 1)):
                 self.writer.submit(finished_deal(data, state))
+                if data.duplicate is not None and self.duplicates is not None:
+                    self.duplicates.finished(data, state)
         if after.status == "finished" and self._first_time((after.table_id, -1)):
             self.writer.submit(finished_table(after))
 

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from server.history import Accounts
 
     from .archive import Archive  # SQLAlchemy only where the history is kept
+    from .duplicates import DuplicateTables
 
 
 class Node:
@@ -90,6 +91,11 @@ class Node:
         self.lobby = Lobby(store, settings, self.tables)
         self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         store.on_lost(self.tables.lost)
+        self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
+        if archive is not None and archive.engine is not None:
+            from .duplicates import DuplicateTables
+
+            self.duplicates = DuplicateTables(archive.engine, self.tables, settings)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
         await self.leases.take(runtime)
@@ -100,9 +106,13 @@ class Node:
         await self.leases.start()
         self.lobby.start()
         self.quickplay.start()
+        if self.duplicates is not None:
+            self.duplicates.start()
 
     async def stop(self) -> None:
         await self.quickplay.stop()
+        if self.duplicates is not None:
+            await self.duplicates.stop()
         await self.lobby.stop()
         await self.leases.stop()
         await self.tables.stop()
