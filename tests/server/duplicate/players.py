@@ -80,6 +80,9 @@ class Player:
     received: list[Message] = field(default_factory=list)
     scores: list[Message] = field(default_factory=list)  # every ``score`` event seen
     next_id: int = 0
+    # Frames an ``ask`` read as its answer that the table's play still needs: protocol 2
+    # answers a change with the ``events`` frame that carries its ``re`` (no ``ack``).
+    unread: list[Message] = field(default_factory=list)
 
     @classmethod
     async def sign_up(cls, url: str, name: str, seed: int) -> Player:
@@ -96,6 +99,8 @@ class Player:
         await self.ws.send(json.dumps(message))
 
     async def recv(self, timeout: float = 60.0) -> Message:
+        if self.unread:
+            return self.unread.pop(0)
         message: Message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.received.append(message)
         if message["type"] == "joined":
@@ -114,6 +119,8 @@ class Player:
                 raise AssertionError(f"{self.name}: refused: {answer}")
             if refused:
                 assert answer["type"] == "error", answer
+            elif expect == "ack" and answer["type"] == "events":
+                self.unread.append(answer)
             else:
                 assert answer["type"] == expect, answer
             return answer
