@@ -89,6 +89,47 @@ async def test_tarot_bot_runs_an_ai_level_beside_a_library_player(url: str) -> N
     await client.close()
 
 
+async def test_two_tarot_bots_of_one_level_sit_at_one_table_under_two_names(url: str) -> None:
+    """Without ``--name`` a bot's name is its own (``ai:basic``), and a table shows a name
+    once (``bad_name``, issue 27.11): the second takes ``ai:basic 2``. It used to be refused
+    and exit 1, leaving the table short of a player (test_store_stalls waited for it)."""
+    client = await Client.connect(url)
+    table_id = (await client.create_table(m.TableOptions(deals=1))).table.table_id
+    await client.join(table_id, seat=0)
+    args = ("bot", "--server", url, "--table", table_id, "--policy", "ai:basic", "--seat")
+    bots = [asyncio.ensure_future(tarot(*args, str(seat))) for seat in (1, 2)]
+
+    async def both_seated() -> None:
+        seated: set[int] = set()
+        async for message in client:
+            if isinstance(message, m.Event) and isinstance(message.event, m.SeatChanged):
+                if message.event.seat.occupant == "human":
+                    seated.add(message.event.seat.seat)
+            if seated >= {1, 2}:
+                return
+
+    seating = asyncio.ensure_future(both_seated())
+    await asyncio.wait([seating, *bots], timeout=30, return_when=asyncio.FIRST_COMPLETED)
+    for b in bots:
+        if b.done():  # it gave up instead of sitting
+            code, _, err = b.result()
+            raise AssertionError(f"tarot bot exited {code} before the table started: {err}")
+    if not seating.done():
+        seating.cancel()
+        raise AssertionError("the two bots did not sit within 30 s")
+    seating.result()
+    await client.start()
+    totals = await play_table(client, Bot())
+    for b in bots:
+        code, out, err = await b
+        assert code == 0, err
+        assert json.loads(out)["totals"] == totals
+    assert client.state is not None and client.state.table is not None
+    names = {client.state.table.seats[seat].name for seat in (1, 2)}
+    assert names == {"ai:basic", "ai:basic 2"}
+    await client.close()
+
+
 async def test_the_node_bot_plays_a_series(url: str) -> None:
     code, out, err = await run(*node(), str(NODE_BOT), url, "new", "--start", "--deals", "2")
     assert code == 0, err
