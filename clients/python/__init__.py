@@ -1,4 +1,4 @@
-"""A Python client for the ``tarot.v1`` protocol: connect, sit, play, write bots.
+"""A Python client for the ``tarot`` protocol (version 2): connect, sit, play, write bots.
 
     from clients.python import Bot, Client, play_table
 

@@ -317,6 +317,15 @@ export interface Event {
   event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
 }
 
+/** Version 2: the events of one commit (numbered in order, maybe none), the turn they give you (only to the seat to act) and the ``re`` of your request that made them. */
+export interface Events {
+  type: "events";
+  table_id: string;
+  events: NumberedEvent[];
+  your_turn: TurnOffer | null;
+  re: string | number | null;
+}
+
 /** Private: a seat's 18 dealt cards. */
 export interface HandEvent {
   kind: "hand";
@@ -378,6 +387,12 @@ export interface MatchFound {
   ai: number;
   mode: "rated" | "casual";
   deals: number;
+}
+
+/** One event of a batch: ``hidden`` where it is not yours to see. */
+export interface NumberedEvent {
+  seq: number;
+  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
 }
 
 export interface PasswordChanged {
@@ -565,6 +580,7 @@ export interface Snapshot {
   seq: number;
   table: TableSummary;
   view: SeatView | null;
+  your_turn: TurnOffer | null;
 }
 
 /** The answer to ``review_stored_deal``: the same review, of a deal of the history. */
@@ -638,6 +654,13 @@ export interface TurnEvent {
   deadline_ms: number | null;
 }
 
+/** ``your_turn`` folded into an ``events`` frame or a ``snapshot``: it is your turn at event ``seq``; here is what you may do. */
+export interface TurnOffer {
+  seq: number;
+  legal: LegalChoices;
+  deadline_ms: number | null;
+}
+
 export interface Watching {
   re: string | number | null;
   type: "watching";
@@ -663,4 +686,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound;

@@ -31,6 +31,7 @@ from .base import (
     TableId,
     WithoutNulls,
 )
+from .batches import Events, NumberedEvent, TurnOffer
 from .envelope import Reply, Request
 from .events import (
     EVENTS,
@@ -171,6 +172,7 @@ __all__ = [
     "Error",
     "Event",
     "EventModel",
+    "Events",
     "HandEvent",
     "HeldSeat",
     "Hello",
@@ -185,6 +187,7 @@ __all__ = [
     "MatchFound",
     "Model",
     "NextDeal",
+    "NumberedEvent",
     "PasswordChanged",
     "PhaseName",
     "Ping",
@@ -239,6 +242,7 @@ __all__ = [
     "TrickEvent",
     "TrickInfo",
     "TurnEvent",
+    "TurnOffer",
     "Watch",
     "Watching",
     "Welcome",

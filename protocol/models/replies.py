@@ -13,6 +13,7 @@ from .base import (
     Seat,
     TableId,
 )
+from .batches import Events, TurnOffer
 from .envelope import Reply
 from .events import EventModel
 from .queue import MatchFound, QueueStatus
@@ -105,6 +106,14 @@ class Snapshot(Model):
     seq: int
     table: TableSummary
     view: SeatView | None  # None before the first deal
+    your_turn: TurnOffer | None = None  # version 2, to the seat to act: its turn folded in
+
+    @model_serializer(mode="wrap")
+    def _drop_null_turn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data["your_turn"] is None:
+            del data["your_turn"]  # version 1's snapshot is what it always was
+        return data
 
 
 class Event(Model):
@@ -206,6 +215,7 @@ ServerMessage = Annotated[
     | Watching
     | Snapshot
     | Event
+    | Events
     | YourTurn
     | Left
     | Pong
