@@ -93,8 +93,14 @@ async def test_four_browsers_queue_and_land_at_one_table(
     # The quick-play turn clock (30 s by default) counts down by the seat to act, on the
     # screen of its player (the others' snapshots carry no deadline: they see it from the
     # next turn on).
-    acting = next(p for p in players if any(f.get("type") == "your_turn" for f in p.frames))
-    await acting.page.wait_for_selector(".timer[data-deadline]", timeout=20_000)
+    acting = None
+    for _ in range(200):
+        shown = [p for p in players if await p.visible(".timer[data-deadline]")]
+        if shown:
+            acting = shown[0]
+            break
+        await players[0].page.wait_for_timeout(100)
+    assert acting is not None, "no turn clock on any screen"
     assert await acting.text(".timer[data-deadline]")
     await acting.screenshot(artifacts / "quick-table.png")
     for player in players:
