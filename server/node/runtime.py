@@ -156,7 +156,9 @@ class TableRuntime:
                 "table_lost", f"table {self.table_id} was lost by the table store"
             )
         if data.version > self.data.version:
-            self.apply_update(Update(data, []), None)
+            store, after = self.services.store, self.data.seq
+            missed = await recovery.events_between(store, self.table_id, after, data.seq)
+            self.apply_update(Update(data, missed), None)
             return
         if data.version > (self.data.version if base is None else base):
             return  # an older picture of what pub/sub brought: nothing was lost
@@ -187,8 +189,7 @@ class TableRuntime:
         if state is None:
             state = followed_state(self.data, self.state, table)
         before, before_state = self.data, self.state
-        # Every event since the data held here? Else a turn may have come and gone unseen.
-        events = update.events
+        events = update.events  # all since the data held here? (``_turn``)
         whole = events[0].seq == before.seq + 1 if events else table.seq == before.seq
         self.data, self.state = table, state
         self._archive(before, before_state)
@@ -208,10 +209,8 @@ class TableRuntime:
             self.services.archive(before, before_state, self.data, self.state)
 
     def _turn(self, events: list[StoredEvent], whole: bool = True) -> Turn | None:
-        """The table's current turn; ``events`` are those that just brought it here, all
-        of them since the data held before if ``whole``. Not all: a turn of the same seat
-        is not taken for the one known (the seat may have acted and be to act again: its
-        ``your_turn`` would come before the events of its new turn, issue 29.2)."""
+        """The table's current turn; ``events`` just brought it here (if not ``whole``, not
+        all since the data held: the same seat's turn may be a new one, issue 29.2)."""
         state, data = self.state, self.data
         if state is None or state.is_over or data.status != "playing":
             return None
