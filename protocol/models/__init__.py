@@ -1,4 +1,4 @@
-"""Every message of the ``tarot.v1`` protocol, both ways, as frozen pydantic models.
+"""Every message of the ``tarot`` protocol (versions 1 and 2), both ways, as frozen pydantic models.
 
 Messages are tagged by ``type``; table events inside an ``event`` message are
 tagged by ``kind``. Cards are the codes of docs/RECORD.md (``T21``, ``EX``, ``KH``).

@@ -97,20 +97,10 @@ class Fanout:
             if isinstance(out, Fetch):
                 fetch = True
                 continue
-            sub = out.key
-            if sub.version < FOLDING_VERSION:
+            if out.key.version < FOLDING_VERSION:
                 self._send_v1(out, v1)
-                continue
-            batches = folded.get(sub)
-            if batches is None:
-                batches = folded[sub] = []
-            elif type(out) is SendEvent:  # the hot path: one more event of a batch
-                last = batches[-1]
-                if not last.snapshot and last.turn is None:
-                    last.events.append((out.event, out.visible))
-                    last.seen = last.seen << 1 | out.visible
-                    continue
-            self._fold(batches, out)
+            else:
+                self._fold(folded, out)
         if asked is not None:
             _answer(folded.get(asked.key), asked)
         shared: dict[tuple[Any, ...], str | bytes] = {}
@@ -153,21 +143,26 @@ class Fanout:
     # ------------------------------------------------------------ version 2
 
     def _fold(
-        self, batches: list[_Batch], out: SendEvent[R] | SendTurn[R] | SendSnapshot[R]
+        self, folded: dict[R, list[_Batch]], out: SendEvent[R] | SendTurn[R] | SendSnapshot[R]
     ) -> None:
-        last = batches[-1] if batches else None
-        if isinstance(out, SendSnapshot):
-            batches.append(_Batch(snapshot=True))
-        elif isinstance(out, SendEvent):
+        batches = folded.get(out.key)
+        if type(out) is SendEvent:  # the hot path: an event, most often one more of a batch
+            last = batches[-1] if batches else None
             if last is None or last.snapshot or last.turn is not None:
                 last = _Batch(snapshot=False)
-                batches.append(last)
+                folded.setdefault(out.key, []).append(last)
             last.events.append((out.event, out.visible))
             last.seen = last.seen << 1 | out.visible
-        else:
+            return
+        if batches is None:
+            batches = folded[out.key] = []
+        if isinstance(out, SendSnapshot):
+            batches.append(_Batch(snapshot=True))
+        elif isinstance(out, SendTurn):
             legal = self.legal(out.turn)
             if legal is None:
                 return
+            last = batches[-1] if batches else None
             if last is None or last.turn is not None:
                 last = _Batch(snapshot=False)
                 batches.append(last)

@@ -114,3 +114,22 @@ async def test_a_v2_request_that_changes_nothing_still_gets_its_ack(url: str) ->
     await client.send({"type": "next_deal", "id": 2})  # during the deal: ignored
     ack = await client.until(lambda m: m.get("re") == 2)
     assert ack["type"] == "ack", ack
+
+
+async def test_a_v2_replay_comes_in_events_frames_then_the_turn(url: str) -> None:
+    client, _ = await seated_v2(url, deals=2)
+    token = client.token
+    await client.send({"type": "start"})
+    turn = await client.until(lambda m: m["type"] == "events" and "your_turn" in m)
+    last_seq = client.last_seq
+    await client.close()
+    again = await WireClient.open(url, version=2)
+    again.last_seq = last_seq
+    await again.request({"type": "resume", "token": token, "last_seq": last_seq}, "joined")
+    offered = await again.until(lambda m: "your_turn" in m)
+    assert {f["type"] for f in again.received} <= {"welcome", "joined", "events"}
+    replayed = [e for f in again.received if f["type"] == "events" for e in f["events"]]
+    assert replayed and replayed[0]["seq"] == last_seq + 1  # the seat's own comings and goings
+    assert offered["type"] == "events"
+    assert offered["your_turn"]["legal"] == turn["your_turn"]["legal"]
+    assert offered["your_turn"]["seq"] == again.last_seq
