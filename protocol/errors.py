@@ -49,6 +49,11 @@ ErrorCode = Literal[
     "not_signed_in",
     "no_account_seat",
     "database_unavailable",
+    "already_queued",
+    "not_queued",
+    "no_match",
+    "rated_needs_account",
+    "queue_penalty",
     "internal",
 ]
 
@@ -89,6 +94,11 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "not_signed_in": "sign_out, or resume by table_id, on a connection not signed in",
     "no_account_seat": "resume by table_id: the account holds no seat at that table",
     "database_unavailable": "the accounts' database does not answer; try again",
+    "already_queued": "queue: this connection (or this account, on another) is queued already",
+    "not_queued": "cancel_queue: this connection is not in the queue",
+    "no_match": "ready: no ready check of that match_id is open for this connection",
+    "rated_needs_account": "queue: rated quick play needs a signed-in account (guests: casual)",
+    "queue_penalty": "queue: tables left mid-game delay the next queue until penalty_until_ms",
     "internal": "an unexpected server error; nothing changed",
 }
 

@@ -17,7 +17,15 @@ from protocol.convert import engine_view
 from .bot import Bot, play_table
 from .client import Client, WireAction
 from .connection import CodecName, TarotSocket
-from .errors import BadURL, ClientError, ConnectionLost, Disconnected, Refused, Unreachable
+from .errors import (
+    BadURL,
+    ClientError,
+    ConnectionLost,
+    Disconnected,
+    QueueEnded,
+    Refused,
+    Unreachable,
+)
 from .state import TableState
 
 __all__ = [
@@ -28,6 +36,7 @@ __all__ = [
     "CodecName",
     "ConnectionLost",
     "Disconnected",
+    "QueueEnded",
     "Refused",
     "TableState",
     "TarotSocket",

@@ -12,6 +12,12 @@ export interface BidAction {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+/** Stop searching (refused with ``not_queued`` when this connection is not queued). */
+export interface CancelQueue {
+  id?: string | number | null;
+  type: "cancel_queue";
+}
+
 /** A new password for the signed-in account: this session stays, the account's other sessions are revoked (a device that knew the old password is signed out). */
 export interface ChangePassword {
   id?: string | number | null;
@@ -89,9 +95,33 @@ export interface PlayAction {
   card: string;
 }
 
+/** Start now against three AI (leaving the queue if this connection was in it). */
+export interface PlayNow {
+  id?: string | number | null;
+  type: "play_now";
+  deals?: number;
+  name?: string;
+}
+
 export interface PoigneeAction {
   kind: "poignee";
   cards: string[];
+}
+
+/** Search a table of four by rating; a guest may ask ``casual`` only. */
+export interface Queue {
+  id?: string | number | null;
+  type: "queue";
+  mode?: "rated" | "casual";
+  deals?: number;
+  name?: string;
+}
+
+/** Confirm the group ``match_found`` proposed, before its ``deadline_ms``. */
+export interface Ready {
+  id?: string | number | null;
+  type: "ready";
+  match_id: string;
 }
 
 /** Come back to a seat with its token, or (signed in) to the account's seat at ``table_id``; ``last_seq`` is the last event seen. */
@@ -161,7 +191,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Queue | CancelQueue | Ready | PlayNow;
 
 export interface AccountInfo {
   id: number;
@@ -348,6 +378,17 @@ export interface LegalChoices {
   cards?: string[];
 }
 
+/** A group is found: say ``ready`` with ``match_id`` before ``deadline_ms``. ``humans`` players were found and ``ai`` AI seats fill the table (humans + ai = 4). Whoever does not confirm in time leaves the queue; those who did go back in first. */
+export interface MatchFound {
+  type: "match_found";
+  match_id: string;
+  deadline_ms: number;
+  humans: number;
+  ai: number;
+  mode: "rated" | "casual";
+  deals: number;
+}
+
 /** One event of a batch: ``hidden`` where it is not yours to see. */
 export interface NumberedEvent {
   seq: number;
@@ -381,6 +422,19 @@ export interface PoigneeInfo {
 export interface Pong {
   re: string | number | null;
   type: "pong";
+}
+
+/** Where this connection stands in the queue. ``searching``: the players searching now on every node (a count, never names), ``waited_ms`` this player's wait so far. ``penalty``: the player left rated quick-play tables mid-game and may queue again at ``penalty_until_ms`` (the server's clock). */
+export interface QueueStatus {
+  re: string | number | null;
+  type: "queue_status";
+  state: "searching" | "idle" | "penalty";
+  searching: number;
+  mode: "rated" | "casual" | null;
+  deals: number | null;
+  waited_ms: number;
+  penalty_until_ms: number | null;
+  reason: "cancelled" | "not_ready" | "seated" | "play_now" | null;
 }
 
 /** Public after the deal: its full ``tarot-record/1`` (docs/RECORD.md). */
@@ -632,4 +686,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound;

@@ -32,6 +32,7 @@ from .base import (
     WithoutNulls,
 )
 from .batches import Events, NumberedEvent, TurnOffer
+from .envelope import Reply, Request
 from .events import (
     EVENTS,
     BetweenDealsEvent,
@@ -55,6 +56,18 @@ from .events import (
     TrickEvent,
     TurnEvent,
 )
+from .queue import (
+    MAX_QUEUE_DEALS,
+    CancelQueue,
+    MatchFound,
+    PlayNow,
+    Queue,
+    QueueMode,
+    QueueReason,
+    QueueState,
+    QueueStatus,
+    Ready,
+)
 from .replies import (
     SERVER_MESSAGES,
     AccountInfo,
@@ -68,7 +81,6 @@ from .replies import (
     Left,
     PasswordChanged,
     Pong,
-    Reply,
     ReviewProgress,
     ServerMessage,
     SignedInAs,
@@ -93,7 +105,6 @@ from .requests import (
     ListTables,
     NextDeal,
     Ping,
-    Request,
     Resume,
     ReviewDeal,
     ReviewStoredDeal,
@@ -125,6 +136,7 @@ __all__ = [
     "CLIENT_MESSAGES",
     "EVENTS",
     "MAX_FRAME_BYTES",
+    "MAX_QUEUE_DEALS",
     "PROTOCOL_VERSION",
     "REQUEST_ID",
     "SERVER_MESSAGES",
@@ -139,6 +151,7 @@ __all__ = [
     "BidInfo",
     "BonusLine",
     "Bye",
+    "CancelQueue",
     "Cancellation",
     "CancelledEvent",
     "CardCode",
@@ -171,6 +184,7 @@ __all__ = [
     "Left",
     "LegalChoices",
     "ListTables",
+    "MatchFound",
     "Model",
     "NextDeal",
     "NumberedEvent",
@@ -178,6 +192,7 @@ __all__ = [
     "PhaseName",
     "Ping",
     "PlayAction",
+    "PlayNow",
     "PoigneeAction",
     "PoigneeChoice",
     "PoigneeEvent",
@@ -185,6 +200,12 @@ __all__ = [
     "PoigneeLevelName",
     "Points",
     "Pong",
+    "Queue",
+    "QueueMode",
+    "QueueReason",
+    "QueueState",
+    "QueueStatus",
+    "Ready",
     "RecordEvent",
     "Reply",
     "Request",

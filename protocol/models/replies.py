@@ -14,24 +14,12 @@ from .base import (
     TableId,
 )
 from .batches import Events, TurnOffer
+from .envelope import Reply
 from .events import EventModel
+from .queue import MatchFound, QueueStatus
 from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
-
-
-class Reply(Model):
-    """The answer to one request: ``re`` is the request's ``id``, left out when it had none."""
-
-    re: RequestId | None = None
-
-    @model_serializer(mode="wrap")
-    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        re = data.pop("re")
-        if re is not None:
-            data["re"] = re  # last: ``type`` stays first, as in every other message
-        return data
 
 
 class AccountInfo(Model):
@@ -236,7 +224,9 @@ ServerMessage = Annotated[
     | ReviewProgress
     | DealReview
     | StoredDealReview
-    | Bye,
+    | Bye
+    | QueueStatus
+    | MatchFound,
     Field(discriminator="type"),
 ]
 

@@ -31,7 +31,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import acks
+from . import acks, queue_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -234,6 +234,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
+            case m.Queue() | m.CancelQueue() | m.Ready() | m.PlayNow():
+                await queue_requests.handle(self, message)
         return None
 
     async def _change(self, runtime: TableRuntime, build: Build, re: m.RequestId | None) -> None:
