@@ -49,6 +49,10 @@ ErrorCode = Literal[
     "not_signed_in",
     "no_account_seat",
     "database_unavailable",
+    "chat_refused",
+    "unknown_player",
+    "no_such_message",
+    "not_finished",
     "internal",
 ]
 
@@ -89,6 +93,10 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "not_signed_in": "sign_out, or resume by table_id, on a connection not signed in",
     "no_account_seat": "resume by table_id: the account holds no seat at that table",
     "database_unavailable": "the accounts' database does not answer; try again",
+    "chat_refused": "a chat message refused by a limit (``reason`` names which: section 17)",
+    "unknown_player": "mute, block: no player (block: no account) of that name",
+    "no_such_message": "report: no chat message of that number at this connection's table",
+    "not_finished": "rematch: the table is not over yet",
     "internal": "an unexpected server error; nothing changed",
 }
 

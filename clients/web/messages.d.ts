@@ -12,12 +12,27 @@ export interface BidAction {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+/** Signed in: never be seated with this account again by quick play, nor see its chat (nor it yours). Kept in the history database. */
+export interface Block {
+  id?: string | number | null;
+  type: "block";
+  name: string;
+}
+
 /** A new password for the signed-in account: this session stays, the account's other sessions are revoked (a device that knew the old password is signed out). */
 export interface ChangePassword {
   id?: string | number | null;
   type: "change_password";
   old_password: string;
   new_password: string;
+}
+
+/** Say something at this connection's table: a ``preset`` code, or ``text``. */
+export interface Chat {
+  id?: string | number | null;
+  type: "chat";
+  preset?: "hello" | "good_luck" | "well_played" | "thanks" | "oops" | "sorry" | "good_game" | "bye" | null;
+  text?: string | null;
 }
 
 export interface ChelemAction {
@@ -73,6 +88,13 @@ export interface ListTables {
   after?: string | null;
 }
 
+/** Hide this player's chat from this connection (until ``unmute`` or it closes). */
+export interface Mute {
+  id?: string | number | null;
+  type: "mute";
+  name: string;
+}
+
 /** This seat is ready for the next deal (the table waits for every human seat). */
 export interface NextDeal {
   id?: string | number | null;
@@ -92,6 +114,21 @@ export interface PlayAction {
 export interface PoigneeAction {
   kind: "poignee";
   cards: string[];
+}
+
+/** At a finished table, a seated human: play again with the same humans (``accept``), or not. The first answer makes the new table; whoever declines is replaced by AI. */
+export interface Rematch {
+  id?: string | number | null;
+  type: "rematch";
+  accept?: boolean;
+}
+
+/** Report the chat message of event ``seq`` at this connection's table. */
+export interface Report {
+  id?: string | number | null;
+  type: "report";
+  seq: number;
+  reason?: string;
 }
 
 /** Come back to a seat with its token, or (signed in) to the account's seat at ``table_id``; ``last_seq`` is the last event seen. */
@@ -154,6 +191,12 @@ export interface TableOptions {
   private?: boolean;
 }
 
+export interface Unmute {
+  id?: string | number | null;
+  type: "unmute";
+  name: string;
+}
+
 export interface Watch {
   id?: string | number | null;
   type: "watch";
@@ -161,7 +204,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Chat | Mute | Unmute | Block | Report | Rematch;
 
 export interface AccountInfo {
   id: number;
@@ -195,6 +238,12 @@ export interface BidInfo {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+export interface Blocked {
+  re: string | number | null;
+  type: "blocked";
+  name: string;
+}
+
 export interface BonusLine {
   kind: "petit_au_bout" | "poignee" | "chelem";
   side: "taker" | "defence";
@@ -219,6 +268,17 @@ export interface CardEvent {
   kind: "card";
   seat: number;
   card: string;
+}
+
+/** Public: a chat message. ``seat`` null: a spectator's. ``spectators_only``: said by a spectator during a deal, shown to spectators only. */
+export interface ChatEvent {
+  kind: "chat";
+  seat: number | null;
+  name: string;
+  account_id: number | null;
+  preset: "hello" | "good_luck" | "well_played" | "thanks" | "oops" | "sorry" | "good_game" | "bye" | null;
+  text: string | null;
+  spectators_only: boolean;
 }
 
 export interface ChelemEvent {
@@ -284,7 +344,7 @@ export interface Event {
   type: "event";
   table_id: string;
   seq: number;
-  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
+  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent | ChatEvent | RematchEvent | RatingsEvent;
 }
 
 /** Private: a seat's 18 dealt cards. */
@@ -339,6 +399,13 @@ export interface LegalChoices {
   cards?: string[];
 }
 
+/** The answer to ``mute`` and ``unmute``: the names this connection mutes now. */
+export interface Muted {
+  re: string | number | null;
+  type: "muted";
+  names: string[];
+}
+
 export interface PasswordChanged {
   re: string | number | null;
   type: "password_changed";
@@ -368,11 +435,40 @@ export interface Pong {
   type: "pong";
 }
 
+export interface RatingChangeLine {
+  seat: number;
+  name: string;
+  before: number;
+  after: number;
+}
+
+/** Public, after a rated deal was written: each rated seat's rating before and after. */
+export interface RatingsEvent {
+  kind: "ratings";
+  deal_number: number;
+  changes: RatingChangeLine[];
+}
+
 /** Public after the deal: its full ``tarot-record/1`` (docs/RECORD.md). */
 export interface RecordEvent {
   kind: "record";
   deal_number: number;
   record: { [key: string]: unknown };
+}
+
+/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered and the new table was started. */
+export interface RematchEvent {
+  kind: "rematch";
+  table_id: string;
+  accepted: number[];
+  declined: number[];
+  started: boolean;
+}
+
+export interface Reported {
+  re: string | number | null;
+  type: "reported";
+  report_id: number;
 }
 
 export interface Review {
@@ -609,4 +705,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | Muted | Blocked | Reported;

@@ -9,28 +9,16 @@ from pydantic import Field, SerializerFunctionWrapHandler, TypeAdapter, model_se
 from .base import (
     PROTOCOL_VERSION,
     Model,
+    Reply,
     RequestId,
     Seat,
     TableId,
 )
+from .chat import Blocked, Muted, Reported
 from .events import EventModel
 from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
-
-
-class Reply(Model):
-    """The answer to one request: ``re`` is the request's ``id``, left out when it had none."""
-
-    re: RequestId | None = None
-
-    @model_serializer(mode="wrap")
-    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        re = data.pop("re")
-        if re is not None:
-            data["re"] = re  # last: ``type`` stays first, as in every other message
-        return data
 
 
 class AccountInfo(Model):
@@ -226,7 +214,10 @@ ServerMessage = Annotated[
     | ReviewProgress
     | DealReview
     | StoredDealReview
-    | Bye,
+    | Bye
+    | Muted
+    | Blocked
+    | Reported,
     Field(discriminator="type"),
 ]
 

@@ -10,18 +10,12 @@ from ..names import PlayerName
 from .actions import ActionModel
 from .base import (
     AiLevel,
-    Model,
-    RequestId,
+    Request,
     Seat,
     TableId,
 )
+from .chat import Block, Chat, Mute, Rematch, Report, Unmute
 from .tables import TableOptions
-
-
-class Request(Model):
-    """Every client message may carry an ``id``; its answer then carries it as ``re``."""
-
-    id: RequestId | None = None
 
 
 class Hello(Request):
@@ -175,7 +169,13 @@ ClientMessage = Annotated[
     | Leave
     | ReviewDeal
     | ReviewStoredDeal
-    | Ping,
+    | Ping
+    | Chat
+    | Mute
+    | Unmute
+    | Block
+    | Report
+    | Rematch,
     Field(discriminator="type"),
 ]
 

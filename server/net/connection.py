@@ -31,6 +31,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
+from . import chat_requests, rematch_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -57,6 +58,8 @@ class Connection:
         self.reviews = ConnectionReviews(node.reviews, self.send, lambda: self.player)
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
         self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
+        self.social = chat_requests.Social(self)  # chat: mutes, blocks, limits
+        self.shows = self.social.shows  # table.Subscriber: which events it is shown
         self._count_pings()
 
     @property
@@ -236,6 +239,10 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
+            case m.Chat() | m.Mute() | m.Unmute() | m.Block() | m.Report():
+                await chat_requests.handle(self, message)
+            case m.Rematch():
+                await rematch_requests.answer(self, message)
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:
@@ -370,6 +377,7 @@ class Connection:
     async def _gone(self) -> None:
         """The connection closed: a seated player's grace period starts."""
         self.reviews.close()
+        await self.social.close()
         was = self.state
         self.state = cs.on_close(was)
         runtime, seat, session = was.table, was.seat, was.session

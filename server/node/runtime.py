@@ -331,7 +331,7 @@ class TableRuntime:
         sent twice, and live events wait until the replay is done.
         """
         self.subscribers[sub] = None
-        self.delivery.add(sub, sub.seat, last_seq or 0)
+        self.delivery.add(sub, sub.seat, last_seq or 0, getattr(sub, "shows", None))
         replayed = last_seq is not None and await self._replay(sub)
         if sub not in self.subscribers:
             return replayed

@@ -64,6 +64,14 @@ class DealData(Data):
         return [_entry_of_wire(a) if isinstance(a, dict) and "action" in a else a for a in actions]
 
 
+class RematchData(Data):
+    """A finished table's rematch (server/table/rematch.py): the new table, and each seat's
+    answer (None: not yet, or not a human's)."""
+
+    table_id: str
+    answers: list[bool | None] = Field(default_factory=lambda: list[bool | None]([None] * 4))
+
+
 class StoredEvent(NamedTuple):
     """One event of a table's log: its number, who sees it, its wire body (JSON values).
 
@@ -134,6 +142,7 @@ class TableData(Data):
     # what it has (see ``TableRuntime.apply_update``). Empty for tables stored before.
     commits: list[str] = Field(default_factory=list)
     key_hash: str | None = None  # of the key of the create_table that made it (request_keys)
+    rematch: RematchData | None = None  # once finished, the rematch offered (rematch.py)
 
     @field_validator("options", mode="before")
     @classmethod

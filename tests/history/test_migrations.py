@@ -18,6 +18,7 @@ TABLES = {"accounts", "sessions", "tables", "deals", "seats"}
 TABLES |= {"ratings", "rated_deals", "rating_changes"}  # 0002, the ratings
 TABLES |= {"deal_reviews"}  # 0003, the reviews
 TABLES |= {"duplicate_events", "duplicate_entries", "duplicate_results"}  # 0004, duplicate
+TABLES |= {"blocks", "chat_reports"}  # 0006, chat safety
 
 
 def _heads() -> set[str]:

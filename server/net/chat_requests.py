@@ -1,0 +1,220 @@
+"""A connection's chat requests: ``chat``, ``mute``, ``unmute``, ``block``, ``report``
+(docs/PROTOCOL.md, section 17); the rules are ``server/table/chat_rules.py``'s.
+
+``Social`` is one connection's part: its sender limits (rate, repeats), the
+names it muted, and the accounts hidden from it (those it blocked or that
+blocked it, read from the history database once it is signed in). Its
+``shows`` is the follower's say in the delivery core (``Feed.shows``): a chat
+event it must not see is sent as ``hidden``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from protocol import models as m
+from protocol.errors import error_code
+from server.clock import now_ms
+from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, shown_to
+from server.table.data import StoredEvent
+from server.table.refusals import AccountRefused, TableRefused
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from server.node.node import Node
+    from server.node.runtime import TableRuntime
+    from server.settings import Settings
+
+    from .signin import Signing
+
+log = logging.getLogger("tarot.chat")
+CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
+CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
+
+SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report
+
+
+class Connection(Protocol):
+    """What chat asks of a connection (``connection.Connection``)."""
+
+    node: Node
+    version: int
+    signing: Signing
+    social: Social
+
+    @property
+    def table(self) -> TableRuntime | None: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def player(self) -> str: ...
+
+    def send(self, message: m.Model) -> None: ...
+
+    def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None: ...
+
+
+def policy_of(settings: Settings) -> ChatPolicy:
+    return ChatPolicy(
+        per_window=settings.chat_per_window,
+        window_ms=int(settings.chat_window_seconds * 1000),
+        guest_deals=settings.chat_guest_deals,
+    )
+
+
+class Social:
+    """One connection's chat state."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.policy = policy = policy_of(conn.node.settings)
+        self.limits = SenderLimits(policy)
+        self.muted: set[str] = set()  # case-folded names
+        self.hidden: set[int] = set()  # accounts blocked either way
+        self._hidden_of: int | None = None  # the account ``hidden`` was read for
+        self._loading: asyncio.Task[None] | None = None
+
+    def shows(self, event: StoredEvent) -> bool:
+        """Whether the connection is shown ``event`` (every kind but the chat's: yes)."""
+        conn = self.conn
+        self._refresh(conn)
+        return shown_to(event.event, conn.seat, conn.version, self.muted, self.hidden)
+
+    def _refresh(self, conn: Connection) -> None:
+        """Read the blocks of the account signed in, once per account (in the background:
+        the first events of a table are never chat)."""
+        account_id = conn.signing.account_id
+        if account_id == self._hidden_of or self._loading is not None:
+            return
+        engine = _engine(conn)
+        if account_id is None or engine is None:
+            self._hidden_of, self.hidden = account_id, set()
+            return
+        self._loading = asyncio.get_running_loop().create_task(self._load(engine, account_id))
+
+    async def close(self) -> None:
+        """The connection closed: a read of its blocks in flight ends first (the database
+        may be closed next)."""
+        if self._loading is not None:
+            await asyncio.gather(self._loading, return_exceptions=True)
+
+    async def _load(self, engine: AsyncEngine, account_id: int) -> None:
+        from server.history import HistoryError, hidden_accounts
+
+        try:
+            self.hidden = await hidden_accounts(engine, account_id)
+            self._hidden_of = account_id
+        except HistoryError as e:
+            log.warning("chat: the blocks of account %s were not read: %s", account_id, e)
+        finally:
+            self._loading = None
+
+
+def _engine(conn: Connection) -> AsyncEngine | None:
+    archive = conn.node.archive
+    return None if archive is None else archive.engine
+
+
+def _followed(conn: Connection) -> TableRuntime:
+    runtime = conn.table
+    if runtime is None:
+        raise TableRefused("not_seated", "chat: this connection follows no table")
+    return runtime
+
+
+async def handle(conn: Connection, message: SocialMessage) -> None:
+    """One chat request of ``conn`` (connection.py's dispatch calls this)."""
+    social = conn.social
+    match message:
+        case m.Chat():
+            await _chat(conn, message)
+        case m.Mute(name=name):
+            social.muted.add(name.casefold())
+            conn.send(m.Muted(names=sorted(social.muted), re=message.id))
+        case m.Unmute(name=name):
+            social.muted.discard(name.casefold())
+            conn.send(m.Muted(names=sorted(social.muted), re=message.id))
+        case m.Block():
+            await _block(conn, message)
+        case m.Report():
+            await _report(conn, message)
+
+
+async def _chat(conn: Connection, chat: m.Chat) -> None:
+    runtime = _followed(conn)
+    seat = conn.seat
+    account = conn.signing.account
+    name = runtime.data.seats[seat].name if seat is not None else ""
+    if account is not None:
+        name = account.name
+    sender = Sender(seat, name, conn.signing.account_id)
+    policy = conn.social.policy
+    said(runtime.data, runtime.state, sender, chat, policy)  # refused here before it counts
+    conn.social.limits.check(chat.preset or chat.text or "", now_ms())
+    await runtime.transact(lambda d, s: said(d, s, sender, chat, policy))
+    conn._ack(runtime, chat.id)  # as every table change is answered
+
+
+async def _asked(work: Any) -> Any:
+    from server.history import HistoryError
+
+    try:
+        return await work
+    except HistoryError as e:
+        raise AccountRefused(error_code(e.code), e.message) from e
+
+
+def _history(conn: Connection) -> AsyncEngine:
+    engine = _engine(conn)
+    if engine is None:
+        raise AccountRefused(
+            "accounts_unavailable", "this server keeps no accounts (it has no history database)"
+        )
+    return engine
+
+
+async def _block(conn: Connection, message: m.Block) -> None:
+    from server.history import block
+
+    account_id = conn.signing.account_id
+    if account_id is None:
+        raise AccountRefused("not_signed_in", "block: sign in first (blocks are kept)")
+    blocked_id, name = await _asked(block(_history(conn), account_id, message.name))
+    conn.social.hidden.add(blocked_id)
+    conn.send(m.Blocked(name=name, re=message.id))
+
+
+async def _report(conn: Connection, message: m.Report) -> None:
+    from server.history import ChatReport, store_report
+
+    runtime = _followed(conn)
+    engine = _history(conn)
+    events = await runtime.services.store.events_since(
+        runtime.table_id, max(0, message.seq - CONTEXT_EVENTS)
+    )
+    chats = [
+        e
+        for e in events or []
+        if e.seq <= message.seq and e.event.get("kind") == "chat" and conn.social.shows(e)
+    ]
+    if not chats or chats[-1].seq != message.seq:
+        raise TableRefused(
+            "no_such_message", f"no chat message numbered {message.seq} at this table"
+        )
+    account = conn.signing.account
+    report = ChatReport(
+        table_id=runtime.table_id,
+        seq=message.seq,
+        reporter_id=None if account is None else account.id,
+        reporter=conn.player if account is None else account.name,
+        message=dict(chats[-1].event),
+        context=[{"seq": e.seq, **e.event} for e in chats[-1 - CONTEXT_MESSAGES : -1]],
+        reason=message.reason,
+    )
+    report_id = await _asked(store_report(engine, report))
+    conn.send(m.Reported(report_id=report_id, re=message.id))
