@@ -26,13 +26,16 @@ REPORT_REASON_MAX = 200
 
 
 def _clean_text(text: str) -> str:
-    """Chat text is shown like a name: no control, format or invisible character."""
+    """Chat text is shown like a name: no control, format or invisible character
+    (``bad_name``); at most ``CHAT_TEXT_MAX`` characters once cleaned, not empty."""
     try:
-        cleaned = clean_name(text, CHAT_TEXT_MAX)
+        cleaned = clean_name(text, len(text))
     except BadName as e:
         raise PydanticCustomError("bad_name", str(e).replace("the name", "the text")) from None
     if not cleaned:
-        raise PydanticCustomError("bad_name", "the text is empty")
+        raise ValueError("the text is empty")
+    if len(cleaned) > CHAT_TEXT_MAX:
+        raise ValueError(f"the text has {len(cleaned)} characters; at most {CHAT_TEXT_MAX}")
     return cleaned
 
 
