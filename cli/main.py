@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import archive, arena, bot, play, review, schema, score, serve, simulate, soak
+from . import archive, arena, bot, play, reports, review, schema, score, serve, simulate, soak
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
@@ -26,6 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     review.add_parser(sub)
     archive.add_parser(sub)
+    reports.add_parser(sub)
     soak.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)

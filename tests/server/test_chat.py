@@ -5,11 +5,15 @@ the game record, and never to a version 1 connection."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
 from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
 
+from cli.main import main as cli_main
 from server.app import App
 from server.history import accounts, blocked_pairs, stored_reports
 
@@ -203,6 +207,14 @@ async def test_a_report_is_kept_with_the_messages_before_it(node: App) -> None:
     assert [c["text"] for c in report.context] == ["one", "two", "three"]
     error = await refused(anna, {"type": "report", "seq": 1})  # not a chat message
     assert error["code"] == "no_such_message"
+    # The operator's command lists it, the context first, nothing raw.
+    db = f"sqlite:///{archive.engine.url.database}"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert await asyncio.to_thread(cli_main, ["reports", "--db", db]) == 0
+    listed = out.getvalue()
+    assert f"table {table_id} event {reported['seq']}: Anna reported Bob" in listed
+    assert "reason: insult" in listed and listed.index("one") < listed.index("rude words")
 
 
 async def test_chat_is_replayed_on_resume(node: App) -> None:
