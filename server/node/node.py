@@ -16,6 +16,7 @@ from server.metrics import Metrics
 from server.settings import Settings
 from server.store.base import TableStore
 
+from . import rating_news
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
@@ -75,6 +76,8 @@ class Node:
         self.leases = Leases(store, settings, self.metrics, self.tables)
         self.lobby = Lobby(store, settings, self.tables)
         store.on_lost(self.tables.lost)
+        if archive is not None:  # the rating changes to the tables' score sheets
+            archive.writer.on_rated = lambda changes: rating_news.tell(self.tables, changes)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
         await self.leases.take(runtime)

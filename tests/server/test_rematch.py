@@ -68,6 +68,13 @@ async def test_both_accept_and_play_again_at_one_new_table(node: App) -> None:
     await done(anna, {"type": "chat", "text": "good game, again?"})
     [record] = events_of(anna, "record")
     assert "good_luck" not in str(record) and "chat" not in str(record["record"])
+    # The rated deal's rating changes come to the table once the history rated it.
+    ratings = events_of(anna, "ratings") or [await next_event(anna, "ratings")]
+    [score] = events_of(anna, "score")
+    assert ratings[0]["deal_number"] == score["deal_number"] == 1
+    lines = {c["seat"]: c for c in ratings[0]["changes"]}
+    assert set(lines) == {0, 1} and lines[0]["name"] == "Anna" and lines[1]["name"] == "Bob"
+    assert all(c["before"] != c["after"] for c in lines.values())
     joined = await anna.request({"type": "rematch", "accept": True, "id": "r1"}, "joined")
     new_id = joined["table_id"]
     assert new_id != table_id and joined["seat"] == 0 and joined["re"] == "r1"
