@@ -406,6 +406,13 @@ export interface Muted {
   names: string[];
 }
 
+/** After ``tables`` (version 2): how many connections this server node has open now. */
+export interface Online {
+  re: string | number | null;
+  type: "online";
+  count: number;
+}
+
 export interface PasswordChanged {
   re: string | number | null;
   type: "password_changed";
@@ -705,4 +712,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | Muted | Blocked | Reported;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | Muted | Blocked | Reported | Online;

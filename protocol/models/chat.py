@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..names import BadName, PlayerName, clean_name
+from ..names import PLAYER_NAME_MAX, BadName, clean_name
 from .base import Reply, Request
 from .chat_events import ChatEvent, PresetCode, RatingChangeLine, RatingsEvent, RematchEvent
 
@@ -38,6 +38,19 @@ def _clean_text(text: str) -> str:
         raise ValueError(f"the text has {len(cleaned)} characters; at most {CHAT_TEXT_MAX}")
     return cleaned
 
+
+def _clean_target(text: str) -> str:
+    """The name a ``mute``, ``unmute`` or ``block`` names: a player name, not empty."""
+    try:
+        cleaned = clean_name(text, PLAYER_NAME_MAX)
+    except BadName as e:
+        raise PydanticCustomError("bad_name", str(e)) from None
+    if not cleaned:
+        raise ValueError("the name is empty")
+    return cleaned
+
+
+TargetName = Annotated[str, Field(max_length=PLAYER_NAME_MAX), AfterValidator(_clean_target)]
 
 # The schema's bound is on the raw text (spaces folded later): four times the limit.
 ChatText = Annotated[
@@ -63,12 +76,12 @@ class Mute(Request):
     """Hide this player's chat from this connection (until ``unmute`` or it closes)."""
 
     type: Literal["mute"] = "mute"
-    name: Annotated[PlayerName, Field(min_length=1)]
+    name: TargetName
 
 
 class Unmute(Request):
     type: Literal["unmute"] = "unmute"
-    name: Annotated[PlayerName, Field(min_length=1)]
+    name: TargetName
 
 
 class Block(Request):
@@ -76,7 +89,7 @@ class Block(Request):
     (nor it yours). Kept in the history database."""
 
     type: Literal["block"] = "block"
-    name: Annotated[PlayerName, Field(min_length=1)]
+    name: TargetName
 
 
 class Report(Request):
@@ -110,6 +123,13 @@ class Blocked(Reply):
     name: str
 
 
+class Online(Reply):
+    """After ``tables`` (version 2): how many connections this server node has open now."""
+
+    type: Literal["online"] = "online"
+    count: int = Field(ge=0)
+
+
 class Reported(Reply):
     type: Literal["reported"] = "reported"
     report_id: int
@@ -124,6 +144,7 @@ __all__ = [
     "ChatText",
     "Mute",
     "Muted",
+    "Online",
     "PresetCode",
     "RatingChangeLine",
     "RatingsEvent",

@@ -14,7 +14,7 @@ from .base import (
     Seat,
     TableId,
 )
-from .chat import Blocked, Muted, Reported
+from .chat import Blocked, Muted, Online, Reported
 from .events import EventModel
 from .review import Review
 from .tables import TableSummary
@@ -217,7 +217,8 @@ ServerMessage = Annotated[
     | Bye
     | Muted
     | Blocked
-    | Reported,
+    | Reported
+    | Online,
     Field(discriminator="type"),
 ]
 

@@ -21,10 +21,11 @@ from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, show
 from server.table.data import StoredEvent
 from server.table.refusals import AccountRefused, TableRefused
 
+from . import rematch_requests
+
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
-    from server.node.node import Node
     from server.node.runtime import TableRuntime
     from server.settings import Settings
 
@@ -34,13 +35,12 @@ log = logging.getLogger("tarot.chat")
 CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
 CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
 
-SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report
+SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch
 
 
-class Connection(Protocol):
+class Connection(rematch_requests.Connection, Protocol):
     """What chat asks of a connection (``connection.Connection``)."""
 
-    node: Node
     version: int
     signing: Signing
     social: Social
@@ -143,6 +143,15 @@ async def handle(conn: Connection, message: SocialMessage) -> None:
             await _block(conn, message)
         case m.Report():
             await _report(conn, message)
+        case m.Rematch():
+            await rematch_requests.answer(conn, message)
+
+
+def online(conn: Connection, re: m.RequestId | None) -> None:
+    """After ``tables``, to a version 2 connection: how many connections this node has."""
+    if conn.version >= 2:
+        count = conn.node.metrics.registry.get_sample_value("tarot_connections") or 0
+        conn.send(m.Online(count=int(count), re=re))
 
 
 async def _chat(conn: Connection, chat: m.Chat) -> None:

@@ -31,7 +31,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import chat_requests, rematch_requests
+from . import chat_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -210,6 +210,7 @@ class Connection:
                 self.send(await self.signing.change_password(message))
             case m.ListTables():
                 self.send(await self.node.lobby.page(message))
+                chat_requests.online(self, re)
             case m.CreateTable(options=options, key=key):
                 runtime = await self.node.lobby.create(options, self.address, self.created, key)
                 invite = runtime.data.invite
@@ -239,10 +240,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
-            case m.Chat() | m.Mute() | m.Unmute() | m.Block() | m.Report():
-                await chat_requests.handle(self, message)
-            case m.Rematch():
-                await rematch_requests.answer(self, message)
+            case m.Chat() | m.Mute() | m.Unmute() | m.Block() | m.Report() | m.Rematch():
+                await chat_requests.handle(self, message)  # and rematch_requests'
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:

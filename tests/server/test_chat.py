@@ -230,3 +230,17 @@ async def test_chat_is_replayed_on_resume(node: App) -> None:
     await again.send({"type": "resume", "token": token, "last_seq": chat_seq - 1})
     replayed = await next_event(again, "chat")
     assert (replayed["seq"], replayed["preset"]) == (chat_seq, "hello")
+
+
+async def test_the_lobby_says_how_many_are_online_to_version_2_only(node: App) -> None:
+    first = await V2Client.open(url_of(node))
+    second = await V2Client.open(url_of(node))
+    await second.send({"type": "list_tables", "id": "l"})
+    assert (await second.recv())["type"] == "tables"
+    online = await second.recv()
+    assert online == {"type": "online", "count": 2, "re": "l"}
+    old = await WireClient.open(url_of(node))  # version 1: as it always was
+    await old.send({"type": "list_tables"})
+    await old.send({"type": "ping", "id": "p"})
+    assert [(await old.recv())["type"], (await old.recv())["type"]] == ["tables", "pong"]
+    await first.close()
