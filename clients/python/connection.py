@@ -20,7 +20,7 @@ from .errors import ServerError
 
 CodecName = Literal["msgpack", "json"]
 CLIENT_NAME = "cardavia-tarot-python/0.1"
-SPOKEN_VERSION = 1
+SPOKEN_VERSION = 2
 
 
 def codec_named(name: CodecName) -> Codec:

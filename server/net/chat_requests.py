@@ -209,7 +209,10 @@ async def _report(conn: Connection, message: m.Report) -> None:
     chats = [
         e
         for e in events or []
-        if e.seq <= message.seq and e.event.get("kind") == "chat" and conn.social.shows(e)
+        # One the connection may read (muted or blocked since: it is reported all the same).
+        if e.seq <= message.seq
+        and e.event.get("kind") == "chat"
+        and shown_to(e.event, conn.seat, conn.version)
     ]
     if not chats or chats[-1].seq != message.seq:
         raise TableRefused(
