@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import Any
 
+from server.event_loop import LOOPS
 from server.settings import split_list
 
 SECURITY_SETTINGS = (
@@ -19,6 +19,8 @@ SECURITY_SETTINGS = (
     "api_burst",
     "api_in_flight",
     "empty_table_seconds",
+    "gc_sweep_ms",
+    "event_loop",
     "allowed_hosts",
     "allowed_origins",
     "trusted_proxies",
@@ -75,6 +77,16 @@ def add_parser(sub: Any) -> None:
     limits.add_argument(
         "--empty-table-seconds", type=float, help="a table nobody sits at goes then (600)"
     )
+    limits.add_argument(
+        "--gc-sweep-ms",
+        type=float,
+        help="collect the young objects this often (50; 0: CPython's own collections)",
+    )
+    limits.add_argument(
+        "--event-loop",
+        choices=LOOPS,
+        help="the event loop (auto: uvloop where installed)",
+    )
     for flag, what in (
         ("--allowed-hosts", "Host names the node answers (default: loopback + --host; * any)"),
         ("--allowed-origins", "page origins that may open WebSockets (default: the node's own)"),
@@ -110,6 +122,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from server import event_loop
     from server.app import run_server
     from server.logs import setup_logging
     from server.settings import Settings, SettingsError
@@ -137,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     setup_logging(settings.log_format)
     try:
-        asyncio.run(run_server(settings))
+        event_loop.run(run_server(settings), settings.event_loop)
     except StoreError as e:  # Redis did not answer at start-up, or is too old
         print(f"tarot serve: {e}", file=sys.stderr)
         return 1

@@ -271,6 +271,11 @@ async def run_server(settings: Settings) -> None:
     app = await App.start(settings, archive=await Archive.open(settings.db_url))
     collector.settle()
     app.node.metrics.gc_pauses.watch()
+    sweeper = (
+        asyncio.create_task(collector.sweep(settings.gc_sweep_ms / 1000))
+        if settings.gc_sweep_ms
+        else None
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):  # before the node says it is there
@@ -283,4 +288,6 @@ async def run_server(settings: Settings) -> None:
     await stop.wait()
     log.info("shutting down")
     await app.stop()
+    if sweeper is not None:
+        sweeper.cancel()
     app.node.metrics.gc_pauses.unwatch()

@@ -17,7 +17,8 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from ..names import PLAYER_NAME_MAX, BadName, clean_name
+from ..errors import BadName
+from ..names import PLAYER_NAME_MAX, clean_name
 from .base import Reply, Request
 from .chat_events import ChatEvent, PresetCode, RatingChangeLine, RatingsEvent, RematchEvent
 

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .accounts import display_name
 from .deals import _insert
-from .errors import BadName, HistoryError
+from .errors import BadAccountName, HistoryError
 from .guard import reachable
 from .schema import NAME_KEY_MAX, TABLE_ID_MAX, Document, accounts, metadata
 
@@ -113,7 +113,7 @@ async def block(engine: AsyncEngine, blocker_id: int, name: str) -> tuple[int, s
     ``UnknownPlayer`` if no account has the name, or it is the blocker's own."""
     try:
         _, key = display_name(name)
-    except BadName:
+    except BadAccountName:
         raise UnknownPlayer(f"no account is named {name!r}") from None
     async with reachable(), engine.begin() as conn:
         found = (

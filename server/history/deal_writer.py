@@ -39,6 +39,8 @@ from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server.errors import ServerError
+
 from .database import migrate
 from .deals import (
     FinishedDeal,
@@ -59,7 +61,7 @@ TABLE_WAIT = 60.0
 BATCH = 64
 
 
-class _Incomplete(Exception):
+class _Incomplete(ServerError):
     """A finished table whose deals are not all stored yet."""
 
 

@@ -10,9 +10,10 @@ event it must not see is sent as ``hidden``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from weakref import WeakKeyDictionary
 
 from protocol import models as m
 from protocol.errors import error_code
@@ -35,7 +36,13 @@ log = logging.getLogger("tarot.chat")
 CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
 CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
 
-SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch
+SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch | m.ListTables
+_HANDLED = (m.Chat, m.Mute, m.Unmute, m.Block, m.Report, m.Rematch, m.ListTables)
+
+
+def handles(message: m.ClientMessage) -> TypeGuard[SocialMessage]:
+    """Whether ``handle`` answers this message (connection.py's dispatch asks)."""
+    return isinstance(message, _HANDLED)
 
 
 class Connection(rematch_requests.Connection, Protocol):
@@ -43,7 +50,6 @@ class Connection(rematch_requests.Connection, Protocol):
 
     version: int
     signing: Signing
-    social: Social
 
     @property
     def table(self) -> TableRuntime | None: ...
@@ -68,51 +74,34 @@ def policy_of(settings: Settings) -> ChatPolicy:
 
 
 class Social:
-    """One connection's chat state."""
+    """One connection's chat state: its limits and the names it muted (the accounts hidden
+    from it are its ``signing``'s: read at sign-in)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.policy = policy = policy_of(conn.node.settings)
         self.limits = SenderLimits(policy)
         self.muted: set[str] = set()  # case-folded names
-        self.hidden: set[int] = set()  # accounts blocked either way
-        self._hidden_of: int | None = None  # the account ``hidden`` was read for
-        self._loading: asyncio.Task[None] | None = None
 
     def shows(self, event: StoredEvent) -> bool:
         """Whether the connection is shown ``event`` (every kind but the chat's: yes)."""
         conn = self.conn
-        self._refresh(conn)
-        return shown_to(event.event, conn.seat, conn.version, self.muted, self.hidden)
+        hidden = conn.signing.hidden
+        return shown_to(event.event, conn.seat, conn.version, self.muted, hidden)
 
-    def _refresh(self, conn: Connection) -> None:
-        """Read the blocks of the account signed in, once per account (in the background:
-        the first events of a table are never chat)."""
-        account_id = conn.signing.account_id
-        if account_id == self._hidden_of or self._loading is not None:
-            return
-        engine = _engine(conn)
-        if account_id is None or engine is None:
-            self._hidden_of, self.hidden = account_id, set()
-            return
-        self._loading = asyncio.get_running_loop().create_task(self._load(engine, account_id))
 
-    async def close(self) -> None:
-        """The connection closed: a read of its blocks in flight ends first (the database
-        may be closed next)."""
-        if self._loading is not None:
-            await asyncio.gather(self._loading, return_exceptions=True)
+_SOCIAL: WeakKeyDictionary[Any, Social] = WeakKeyDictionary()
 
-    async def _load(self, engine: AsyncEngine, account_id: int) -> None:
-        from server.history import HistoryError, hidden_accounts
 
-        try:
-            self.hidden = await hidden_accounts(engine, account_id)
-            self._hidden_of = account_id
-        except HistoryError as e:
-            log.warning("chat: the blocks of account %s were not read: %s", account_id, e)
-        finally:
-            self._loading = None
+def shows_of(conn: Connection) -> Callable[[StoredEvent], bool]:
+    """The connection's ``shows`` (table.Subscriber's, the delivery core's ``Feed.shows``);
+    its chat state is made here and lives as long as the connection."""
+    social = _SOCIAL[conn] = Social(conn)
+    return social.shows
+
+
+def social_of(conn: Connection) -> Social:
+    return _SOCIAL[conn]
 
 
 def _engine(conn: Connection) -> AsyncEngine | None:
@@ -128,9 +117,13 @@ def _followed(conn: Connection) -> TableRuntime:
 
 
 async def handle(conn: Connection, message: SocialMessage) -> None:
-    """One chat request of ``conn`` (connection.py's dispatch calls this)."""
-    social = conn.social
+    """One chat request of ``conn`` (connection.py's dispatch calls this), a rematch, or a
+    ``list_tables`` (its ``tables``, then, in version 2, ``online``)."""
+    social = social_of(conn)
     match message:
+        case m.ListTables():
+            conn.send(await conn.node.lobby.page(message))
+            online(conn, message.id)
         case m.Chat():
             await _chat(conn, message)
         case m.Mute(name=name):
@@ -162,9 +155,9 @@ async def _chat(conn: Connection, chat: m.Chat) -> None:
     if account is not None:
         name = account.name
     sender = Sender(seat, name, conn.signing.account_id)
-    policy = conn.social.policy
+    policy = social_of(conn).policy
     said(runtime.data, runtime.state, sender, chat, policy)  # refused here before it counts
-    conn.social.limits.check(chat.preset or chat.text or "", now_ms())
+    social_of(conn).limits.check(chat.preset or chat.text or "", now_ms())
     await runtime.transact(lambda d, s: said(d, s, sender, chat, policy))
     conn._ack(runtime, chat.id)  # as every table change is answered
 
@@ -194,7 +187,7 @@ async def _block(conn: Connection, message: m.Block) -> None:
     if account_id is None:
         raise AccountRefused("not_signed_in", "block: sign in first (blocks are kept)")
     blocked_id, name = await _asked(block(_history(conn), account_id, message.name))
-    conn.social.hidden.add(blocked_id)
+    conn.signing.hidden.add(blocked_id)
     conn.send(m.Blocked(name=name, re=message.id))
 
 

@@ -58,8 +58,7 @@ class Connection:
         self.reviews = ConnectionReviews(node.reviews, self.send, lambda: self.player)
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
         self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
-        self.social = chat_requests.Social(self)  # chat: mutes, blocks, limits
-        self.shows = self.social.shows  # table.Subscriber: which events it is shown
+        self.shows = chat_requests.shows_of(self)  # table.Subscriber's (chat: mutes, blocks)
         self._count_pings()
 
     @property
@@ -208,9 +207,6 @@ class Connection:
                 self.send(await self.signing.sign_out(re))
             case m.ChangePassword():
                 self.send(await self.signing.change_password(message))
-            case m.ListTables():
-                self.send(await self.node.lobby.page(message))
-                chat_requests.online(self, re)
             case m.CreateTable(options=options, key=key):
                 runtime = await self.node.lobby.create(options, self.address, self.created, key)
                 invite = runtime.data.invite
@@ -240,8 +236,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
-            case m.Chat() | m.Mute() | m.Unmute() | m.Block() | m.Report() | m.Rematch():
-                await chat_requests.handle(self, message)  # and rematch_requests'
+            case _ if chat_requests.handles(message):  # list_tables, chat..., rematch
+                await chat_requests.handle(self, message)
         return None
 
     def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:
@@ -308,7 +304,8 @@ class Connection:
         runtime = await self.node.runtime(table_id)
         node = self.node.settings.node_id
         change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
-        await self._seated_by(runtime, change, re, last_seq)
+        watched = self.state.table is runtime  # a spectator's numbers: a snapshot (section 9)
+        await self._seated_by(runtime, change, re, None if watched else last_seq)
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
@@ -324,14 +321,18 @@ class Connection:
             if e.code == "unknown_table":
                 raise tr.TableRefused("bad_token", "the seat token is unknown") from e
             raise
-        seat = tr.seat_of_token(runtime.data, token)
         # The seat's session grows: an older connection of the seat, on any node, is
-        # told it was replaced (TableRuntime.apply_update).
+        # told it was replaced (TableRuntime.apply_update). The token is checked in the
+        # change: a leave committed meanwhile ended it.
         node = self.node.settings.node_id
-        change = await runtime.transact(lambda d, s: tr.present(d, s, seat, node))
+        change = await runtime.transact(
+            lambda d, s: tr.present(d, s, tr.seat_of_token(d, token), node)
+        )
+        seat = tr.seat_of_token(change.data, token)
+        watched = self.state.table is runtime  # a spectator's numbers: a snapshot (section 9)
         self._sit(runtime, seat, change.data.seats[seat].session)
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
-        await runtime.follow(self, last_seq)
+        await runtime.follow(self, None if watched else last_seq)
 
     def _sit(self, runtime: TableRuntime, seat: int, session: int) -> None:
         watched = self.state.table
@@ -362,12 +363,12 @@ class Connection:
 
     async def _leave(self, re: m.RequestId | None) -> None:
         cs.on_leave(self.state)  # refused here, before the commit, if it follows nothing
-        runtime, seat = self.table, self.seat
+        runtime, seat, session = self.table, self.seat, self.session
         if runtime is None:
             raise RuntimeError("a leave on a connection that follows no table")
         if seat is not None:
             # Commit first: if the store refuses, the seat and its events stay ours.
-            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
+            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms(), session))
         runtime.unsubscribe(self)
         # The table may have let go of it meanwhile (lost, replaced): the lobby either way.
         self.state = cs.on_drop(self.state)
@@ -376,7 +377,6 @@ class Connection:
     async def _gone(self) -> None:
         """The connection closed: a seated player's grace period starts."""
         self.reviews.close()
-        await self.social.close()
         was = self.state
         self.state = cs.on_close(was)
         runtime, seat, session = was.table, was.seat, was.session

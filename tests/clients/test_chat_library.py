@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
-from clients.python import Client, ServerError
+from clients.python import Client, Refused
 from protocol import models as m
 from server.app import App
 from server.history import accounts
@@ -52,7 +52,7 @@ async def test_say_mute_block_report_through_the_library(url: str) -> None:
         await bob.join(table_id, seat=1)
         await anna.start()
         await anna.say(preset="good_luck")
-        with pytest.raises(ServerError) as refused:
+        with pytest.raises(Refused) as refused:
             await anna.say(text="my hand is great")
         assert refused.value.code == "chat_refused"
         assert bob.state is not None
