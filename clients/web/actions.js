@@ -132,6 +132,21 @@ export async function playAgain() {
   if (allAi) await createAndJoin(options, true);
 }
 
+/** Answer the rematch of a finished table: accepted, this page follows the new table. */
+export async function rematch(accept) {
+  const options = { ...(app.table?.summary.options || {}) };
+  try {
+    if (!accept) {
+      app.net.send({ type: "rematch", accept: false });
+      return;
+    }
+    const joined = await app.net.request({ type: "rematch", accept: true }, ["joined"]);
+    enterTable(joined.table_id, joined.seat, joined.token, null, options);
+  } catch (err) {
+    toast(errorText(err));
+  }
+}
+
 export function copyInvite() {
   const input = /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
   if (!input) return;

@@ -66,6 +66,13 @@ function onMessage(msg) {
       return;
     case "left":
       return;
+    case "online":
+      dispatch("online", msg.count);
+      if (!app.table) renderMain();
+      return;
+    case "reported":
+      toast(t("chat.reported"));
+      return;
     case "error":
       onError(msg);
       return;

@@ -2,6 +2,7 @@
 // Rendering: the header, the lobby or the table, the score sheet, the rules; the
 // tabs and the address; the hand's layout and keyboard walk.
 
+import { renderChat } from "./chat.js";
 import { html, setHTML } from "./dom.js";
 import { DEFAULTS } from "./display.js";
 import { LANGS, t } from "./i18n.js";
@@ -133,6 +134,7 @@ function renderAccount() {
 }
 
 export function renderMain() {
+  renderChat();
   // The header's column follows the view under it (css/header.css).
   document.getElementById("app").dataset.view = app.tab === "rules" ? "rules" : app.table ? "table" : "lobby";
   if (app.tab === "rules") {
@@ -196,6 +198,7 @@ export function renderTable() {
   setHTML(document.getElementById("hand"), parts.hand);
   layoutHand();
   setHTML(document.getElementById("info"), parts.info);
+  renderChat();
   const banner = document.getElementById("conn-banner");
   banner.hidden = app.conn === "online";
   setHTML(

@@ -55,6 +55,7 @@ export const app = {
     next: null, // the lobby's cursor to the page after the tables shown (null: none)
     pages: 1, // how many pages of tables the player opened ("More tables")
     invite: null,
+    online: /** @type {number | null} */ (null), // connections on the server (an `online` message)
     multiDeals: saved.get("multiDeals", 5),
     quickAi: quickAi(saved.get("quickAi", "expert")), // the AI of the games against 3 AI
     name: saved.get("name", ""),
