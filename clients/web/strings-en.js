@@ -372,4 +372,9 @@ export default {
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} online",
   "lobby.online.one": "{n} online",
+  "reason.text_mid_deal": "During a deal, players send the preset phrases only.",
+  "reason.link": "Links are not allowed in the chat.",
+  "reason.guest": "Guests read the chat: sign in (or play a few deals here) to write.",
+  "reason.rate": "Not so fast: wait a few seconds.",
+  "reason.repeated": "You just said that.",
 };

@@ -374,4 +374,9 @@ export default {
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} en ligne",
   "lobby.online.one": "{n} en ligne",
+  "reason.text_mid_deal": "Pendant une donne, les joueurs n’envoient que les phrases proposées.",
+  "reason.link": "Les liens ne sont pas permis dans la discussion.",
+  "reason.guest": "Les invités lisent la discussion : connectez-vous (ou jouez quelques donnes ici) pour écrire.",
+  "reason.rate": "Pas si vite : attendez quelques secondes.",
+  "reason.repeated": "Vous venez de le dire.",
 };

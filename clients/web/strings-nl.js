@@ -374,4 +374,9 @@ export default {
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} online",
   "lobby.online.one": "{n} online",
+  "reason.text_mid_deal": "Tijdens een spel sturen spelers alleen de vaste zinnen.",
+  "reason.link": "Links zijn niet toegestaan in de chat.",
+  "reason.guest": "Gasten lezen de chat: log in (of speel hier een paar spellen) om te schrijven.",
+  "reason.rate": "Niet zo snel: wacht een paar seconden.",
+  "reason.repeated": "Dat zei je net al.",
 };
