@@ -120,6 +120,7 @@ export async function leave() {
   clearSession();
   clearQueue();
   dispatch("leaveTable");
+  clearHash(); // the address named the table left
   renderAll();
   refreshTables();
 }

@@ -72,6 +72,16 @@ export function readHash() {
   }
 }
 
+/** The table followed, in the address bar: reloading goes back to it (the stored seat is
+ * resumed first), and the address is its invitation (to sit while it waits, else to watch). */
+function showTableAddress() {
+  const link = inviteLink();
+  const hash = link ? link.slice(link.indexOf("#")) : "";
+  if (hash && app.tab === "table" && window.location.hash !== hash) {
+    window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}${hash}`);
+  }
+}
+
 export function clearHash() {
   if (window.location.hash && window.location.hash !== "#rules") {
     window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
@@ -199,6 +209,7 @@ export function renderTable() {
   layoutHand();
   setHTML(document.getElementById("info"), parts.info);
   renderChat();
+  showTableAddress();
   const banner = document.getElementById("conn-banner");
   banner.hidden = app.conn === "online";
   setHTML(

@@ -1,7 +1,8 @@
 """The table chat in the browser (docs/PROTOCOL.md, section 17), at 1366x768 and on a
 phone (390x844): presets said in each reader's language (EN, FR, NL), free text only
 outside a deal, a hostile text shown as text, a link refused, a mute from a line's menu;
-and the lobby's online count. Screenshots in test-artifacts/chat-*.png."""
+the lobby's online count and the table's address in the address bar. Screenshots in
+test-artifacts/chat-*.png."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ async def test_chat_presets_in_three_languages_text_between_deals_and_a_mute(
     await alice.page.click("#create-form [type=submit]")
     await alice.page.wait_for_selector("#chat .chat-presets button")
     table_id = alice.table_id()
+    assert f"#join={table_id}" in alice.page.url  # the table's address, to share or reload
     await bob.click("[data-action=refresh]")
     row = bob.page.locator(f'.table-row[data-table="{table_id}"]')
     await row.locator("[data-action=take-seat][data-arg$=':2']").click()
@@ -109,4 +111,11 @@ async def test_chat_presets_in_three_languages_text_between_deals_and_a_mute(
     await said(carol, "Bob: Bedankt!")
     await said(bob, "Bob: Merci !")
     assert "Bob: Thanks!" not in await chat_lines(alice)
+    # Carol reloads: the address bar names the table, and she watches it again.
+    assert f"#watch={table_id}" in carol.page.url
+    await carol.page.reload()
+    await carol.page.wait_for_selector("#conn[data-status=online]")
+    await carol.page.wait_for_selector("#seats .seat")
+    assert carol.page.url.endswith(f"#watch={table_id}") or f"watch={table_id}" in carol.page.url
+    assert await carol.page.locator("#hand .card").count() == 0
     assert not alice.errors and not bob.errors and not carol.errors
