@@ -6,7 +6,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import archive, arena, bot, duplicate, play, review, schema, score, serve, simulate, soak
+from . import (
+    archive,
+    arena,
+    bot,
+    duplicate,
+    play,
+    reports,
+    review,
+    schema,
+    score,
+    serve,
+    simulate,
+    soak,
+)
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
@@ -28,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_parser(sub)
     archive.add_parser(sub)
     duplicate.add_parser(sub)
+    reports.add_parser(sub)
     soak.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)

@@ -27,6 +27,9 @@ SECURITY_SETTINGS = (
     "metrics_port",
     "metrics_host",
     "metrics_token",
+    "chat_per_window",
+    "chat_window_seconds",
+    "chat_guest_deals",
 )
 
 
@@ -107,6 +110,14 @@ def add_parser(sub: Any) -> None:
         metavar="NAME=VALUE,...",
         help="quick play's settings, e.g. fill_two_seconds=30,ready_seconds=10 (docs/DEPLOY.md,"
         " Quick play; or TAROT_QUEUE)",
+    )
+    chat = p.add_argument_group("table chat (docs/DEPLOY.md, Chat)")
+    chat.add_argument("--chat-per-window", type=int, help="chat messages per sender a window (5)")
+    chat.add_argument("--chat-window-seconds", type=float, help="... in this window (10)")
+    chat.add_argument(
+        "--chat-guest-deals",
+        type=int,
+        help="deals a guest seat plays at a table before it may write (3; 0: at once)",
     )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")

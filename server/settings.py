@@ -30,6 +30,8 @@ _COUNTS = (
     "api_burst",
     "api_in_flight",
     "duplicate_daily_deals",
+    "chat_per_window",
+    "chat_guest_deals",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
@@ -43,6 +45,7 @@ _DURATIONS_AND_RATES = (
     "finished_ttl_hours",
     "empty_table_seconds",
     "unload_idle_seconds",
+    "chat_window_seconds",
     "gc_sweep_ms",
 )
 
@@ -141,6 +144,11 @@ class Settings:
     send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
     unload_idle_seconds: float = 60.0  # a table no local connection follows is unloaded then
     empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then
+    # Table chat (docs/DEPLOY.md, "Chat"): a sender's messages per window, and the deals a
+    # guest seat must have played at the table before it may write (0: guests write at once).
+    chat_per_window: int = 5
+    chat_window_seconds: float = 10.0
+    chat_guest_deals: int = 3
     # Who may talk to the node: Host names of HTTP requests and Origins of WebSocket
     # handshakes. Empty: the loopback names and the listen address (hosts); the page's
     # own host (origins). "*" allows any.
@@ -279,18 +287,27 @@ def split_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
-def _check_limits(settings: Settings) -> None:
-    limits = ("max_tables", "tables_per_connection", "tables_per_address")
-    counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
-    for name in (*limits, *counts):
-        if getattr(settings, name) < 0:
-            raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+def _check_features(settings: Settings) -> None:
+    """Duplicate events' and the table chat's settings."""
     if not 0 <= settings.duplicate_daily_deals <= 64:
         raise SettingsError("duplicate_daily_deals must be 0-64 (0: no daily event)")
     if settings.duplicate_ai_level not in ("random", "basic", "expert", "strong"):
         raise SettingsError(
             f"duplicate_ai_level is an AI level, not {settings.duplicate_ai_level!r}"
         )
+    if settings.chat_per_window < 1 or settings.chat_window_seconds <= 0:
+        raise SettingsError("the chat's rate must be positive")
+    if settings.chat_guest_deals < 0:
+        raise SettingsError("chat_guest_deals cannot be negative")
+
+
+def _check_limits(settings: Settings) -> None:
+    limits = ("max_tables", "tables_per_connection", "tables_per_address")
+    counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
+    for name in (*limits, *counts):
+        if getattr(settings, name) < 0:
+            raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+    _check_features(settings)
     if settings.api_burst < 1:
         raise SettingsError("api_burst must be at least 1")
     if settings.empty_table_seconds <= 0:

@@ -280,6 +280,46 @@ class Client(Link):
     async def play(self, card: str) -> None:
         await self.act(m.PlayAction(card=card))
 
+    # ------------------------------------------------------------ chat and rematch
+
+    async def say(self, preset: m.PresetCode | None = None, text: str | None = None) -> None:
+        """Say a preset phrase (by its code, ``m.PRESET_CODES``) or, outside a deal, a text at
+        the table followed; the message comes back as a ``chat`` event (``state.chat``)."""
+        await self._request(m.Chat(preset=preset, text=text), _is(m.Ack))
+
+    async def mute(self, name: str) -> list[str]:
+        """Hide this player's chat from this connection; the names muted now."""
+        reply = await self._request(m.Mute(name=name), _is(m.Muted))
+        assert isinstance(reply, m.Muted)
+        return reply.names
+
+    async def unmute(self, name: str) -> list[str]:
+        reply = await self._request(m.Unmute(name=name), _is(m.Muted))
+        assert isinstance(reply, m.Muted)
+        return reply.names
+
+    async def block(self, name: str) -> str:
+        """Signed in: block this account (kept); its name as the server knows it."""
+        reply = await self._request(m.Block(name=name), _is(m.Blocked))
+        assert isinstance(reply, m.Blocked)
+        return reply.name
+
+    async def report(self, seq: int, reason: str = "") -> int:
+        """Report the chat message of event ``seq`` at this table; the report's id."""
+        reply = await self._request(m.Report(seq=seq, reason=reason), _is(m.Reported))
+        assert isinstance(reply, m.Reported)
+        return reply.report_id
+
+    async def rematch(self, accept: bool = True) -> TableState | None:
+        """At a finished table: play again with the same humans (the new table's state, this
+        connection now seated there), or decline (None)."""
+        if not accept:
+            await self._request(m.Rematch(accept=False), _is(m.Ack))
+            return None
+        await self._request(m.Rematch(accept=True), _is(m.Snapshot))
+        assert self.state is not None
+        return self.state
+
 
 def _is(kind: type[Any]) -> Accept:
     return lambda message: isinstance(message, kind)

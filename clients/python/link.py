@@ -48,7 +48,8 @@ log = logging.getLogger("tarot.client")
 Accept = Callable[[ServerMessage], bool]
 
 # Messages that answer a request and are not table traffic.
-_REPLIES = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching, m.Left, m.Pong, m.Ack)
+_REPLIES: tuple[type[m.Model], ...] = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching)
+_REPLIES += (m.Left, m.Pong, m.Ack, m.Muted, m.Blocked, m.Reported, m.Online)
 # Refusals that changed nothing and may pass: the request is sent again.
 RETRIED = frozenset({"rate_limited", "unavailable"})
 _NOT_RESUMABLE = frozenset({"bad_token", "unknown_table", "bad_invite", "table_full", "table_lost"})

@@ -368,6 +368,10 @@ class TableApp(App[list[m.Points] | None]):
         self.run_worker(self._request(self.client.next_deal()), group="act")
         self.redraw()
 
+    def on_key(self, event: Any) -> None:  # 1-8: a preset phrase (render.PRESET_WORDS)
+        if (preset := render.preset_of_key(getattr(event, "character", None))) and self.client:
+            self.run_worker(self._request(self.client.say(preset=preset)), group="chat")
+
     def action_start(self) -> None:
         state = self.state
         if self.client is None or state is None or state.table is None:

@@ -69,6 +69,12 @@ function onMessage(msg) {
       return;
     case "left":
       return;
+    case "online":
+      dispatch("online", msg.count);
+      if (!app.table) renderMain();
+      return;
+    case "reported":
+      toast(t("chat.reported"));
     case "queue_status":
     case "match_found":
     case "joined":

@@ -14,6 +14,7 @@ from .base import (
     TableId,
 )
 from .batches import Events, TurnOffer
+from .chat import Blocked, Muted, Online, Reported
 from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
 from .envelope import Reply
 from .events import EventModel
@@ -230,7 +231,11 @@ ServerMessage = Annotated[
     | MatchFound
     | DuplicateEvents
     | DuplicateEntered
-    | DuplicateResults,
+    | DuplicateResults
+    | Muted
+    | Blocked
+    | Reported
+    | Online,
     Field(discriminator="type"),
 ]
 

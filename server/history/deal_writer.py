@@ -35,6 +35,7 @@ import dataclasses
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -51,7 +52,7 @@ from .deals import (
 )
 from .errors import BadRecord, DatabaseUnavailable
 from .rating_model import RatingError
-from .ratings import may_be_rated, rate_deal, rate_deals
+from .ratings import RatingChange, may_be_rated, rate_deal, rate_deals
 
 log = logging.getLogger("tarot.history")
 RETRY_FIRST = 0.05
@@ -88,6 +89,9 @@ class DealWriter:
         self.stored = 0  # deals this writer stored (a deal already there is not counted)
         self.tables = 0  # finished tables this writer stored
         self.failures = 0  # writes the database did not answer
+        # Told the rating changes this writer made (the node tells the tables: a ``ratings``
+        # event for the score sheet); it must not raise.
+        self.on_rated: Callable[[list[RatingChange]], None] = lambda _: None
 
     def __len__(self) -> int:
         return len(self._outbox)
@@ -195,19 +199,23 @@ class DealWriter:
 
     async def _rate(self, deals: list[FinishedDeal]) -> None:
         try:
-            await rate_deals(self._engine, [(d.table_id, d.deal_number) for d in deals])
+            made = await rate_deals(self._engine, [(d.table_id, d.deal_number) for d in deals])
         except RatingError:
             if len(deals) == 1:
                 raise
-            await self._rate_alone(deals)
+            made = await self._rate_alone(deals)
+        if made:
+            self.on_rated(made)
 
-    async def _rate_alone(self, deals: list[FinishedDeal]) -> None:
+    async def _rate_alone(self, deals: list[FinishedDeal]) -> list[RatingChange]:
         """Rate a batch's deals each in its own transaction: one could not be rated."""
+        made: list[RatingChange] = []
         for deal in deals:
             try:
-                await rate_deal(self._engine, deal.table_id, deal.deal_number)
+                made += await rate_deal(self._engine, deal.table_id, deal.deal_number) or ()
             except RatingError as e:
                 log.error("history: a deal not rated: %s", e)
+        return made
 
     async def _write(self, batch: list[FinishedDeal | FinishedTable]) -> None:
         if not self._migrated:

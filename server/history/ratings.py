@@ -86,19 +86,21 @@ async def rate_deal(
 
 async def rate_deals(
     engine: AsyncEngine, keys: Sequence[tuple[str, int]], *, clock: Clock = _now
-) -> None:
+) -> list[RatingChange]:
     """Rate each stored deal of ``keys`` (table id, deal number) once: in one transaction
     on SQLite (one writer at a time), one per deal on PostgreSQL, where a transaction
     holding the locks of several deals' accounts, taken deal by deal rather than in one id
-    order, could deadlock with another node's."""
+    order, could deadlock with another node's. Returns the changes this call made."""
+    made: list[RatingChange] = []
     if engine.dialect.name != "sqlite":
         for table_id, deal_number in keys:
-            await rate_deal(engine, table_id, deal_number, clock=clock)
-        return
+            made += await rate_deal(engine, table_id, deal_number, clock=clock) or ()
+        return made
     async with reachable(), engine.begin() as conn:
         when = clock()
         for table_id, deal_number in keys:
-            await _rate(conn, table_id, deal_number, when)
+            made += await _rate(conn, table_id, deal_number, when) or ()
+    return made
 
 
 async def rate_pending(engine: AsyncEngine, *, clock: Clock = _now) -> int:

@@ -31,7 +31,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import acks, feature_requests
+from . import acks, chat_requests, feature_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -58,6 +58,7 @@ class Connection:
         self.reviews = ConnectionReviews(node.reviews, self.send, lambda: self.player)
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
         self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
+        self.shows = chat_requests.shows_of(self)  # table.Subscriber's (chat: mutes, blocks)
         self._count_pings()
 
     @property
@@ -206,8 +207,6 @@ class Connection:
                 self.send(await self.signing.sign_out(re))
             case m.ChangePassword():
                 self.send(await self.signing.change_password(message))
-            case m.ListTables():
-                self.send(await self.node.lobby.page(message))
             case m.CreateTable(options=options, key=key):
                 runtime = await self.node.lobby.create(options, self.address, self.created, key)
                 invite = runtime.data.invite
@@ -234,6 +233,8 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
+            case _ if chat_requests.handles(message):  # list_tables, chat..., rematch
+                await chat_requests.handle(self, message)
             case _:
                 await feature_requests.handle(self, message)
         return None

@@ -18,6 +18,7 @@ from server.settings import Settings
 from server.store.base import TableStore
 from server.table.data import TableData
 
+from . import rating_news
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
@@ -96,6 +97,8 @@ class Node:
             from .duplicates import DuplicateTables
 
             self.duplicates = DuplicateTables(archive.engine, self.tables, settings)
+        if archive is not None:  # the rating changes to the tables' score sheets
+            archive.writer.on_rated = lambda changes: rating_news.tell(self.tables, changes)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
         await self.leases.take(runtime)
