@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 from weakref import WeakKeyDictionary
 
 from protocol import models as m
@@ -37,12 +37,6 @@ CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
 CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
 
 SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch | m.ListTables
-_HANDLED = (m.Chat, m.Mute, m.Unmute, m.Block, m.Report, m.Rematch, m.ListTables)
-
-
-def handles(message: m.ClientMessage) -> TypeGuard[SocialMessage]:
-    """Whether ``handle`` answers this message (connection.py's dispatch asks)."""
-    return isinstance(message, _HANDLED)
 
 
 class Connection(rematch_requests.Connection, Protocol):
@@ -115,7 +109,7 @@ def _followed(conn: Connection) -> TableRuntime:
 
 
 async def handle(conn: Connection, message: SocialMessage) -> None:
-    """One chat request of ``conn`` (connection.py's dispatch calls this), a rematch, or a
+    """One chat request of ``conn`` (feature_requests.py's dispatch calls this), a rematch, or a
     ``list_tables`` (its ``tables``, then, in version 2, ``online``)."""
     social = social_of(conn)
     match message:

@@ -233,8 +233,6 @@ class Connection:
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
-            case _ if chat_requests.handles(message):  # list_tables, chat..., rematch
-                await chat_requests.handle(self, message)
             case _:
                 await feature_requests.handle(self, message)
         return None
