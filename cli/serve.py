@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 from typing import Any
 
 from server.settings import split_list
@@ -18,6 +17,7 @@ SECURITY_SETTINGS = (
     "api_per_second",
     "api_burst",
     "api_in_flight",
+    "send_buffer_bytes",
     "empty_table_seconds",
     "allowed_hosts",
     "allowed_origins",
@@ -99,10 +99,14 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.app import run_server
-    from server.logs import setup_logging
+    """Exit status: 0 after a drain; 2 when a setting is wrong (refused before the start, or
+    by Redis or the database at the start); 1 when the node cannot start for another reason
+    (a port taken, Redis silent). Each failure is one line (docs/DEPLOY.md, "Exit status")."""
+    from server.app import CannotListen, run_server
+    from server.history import HistoryError
+    from server.logs import fatal, setup_logging
     from server.settings import Settings, SettingsError
-    from server.store.base import StoreError
+    from server.store.base import StoreError, StoreRefused
 
     try:
         settings = Settings.from_env(
@@ -122,18 +126,12 @@ def run(args: argparse.Namespace) -> int:
             **{name: getattr(args, name) for name in SECURITY_SETTINGS},
         )
     except SettingsError as e:
-        print(f"tarot serve: {e}", file=sys.stderr)
-        return 2
-    setup_logging(settings.log_format)
+        return fatal(f"tarot serve: {e}", 2, args.log_format)
+    setup_logging(settings.log_format, node=settings.node_id)
     try:
         asyncio.run(run_server(settings))
-    except StoreError as e:  # Redis did not answer at start-up, or is too old
-        print(f"tarot serve: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(
-            f"tarot serve: cannot listen on {settings.host}:{settings.port}: {e.strerror}",
-            file=sys.stderr,
-        )
-        return 1
+    except (StoreRefused, HistoryError) as e:  # Redis or the database refuses a setting
+        return fatal(f"tarot serve: {e}", 2, settings.log_format)
+    except (StoreError, CannotListen) as e:  # Redis did not answer at start-up; a port taken
+        return fatal(f"tarot serve: {e}", 1, settings.log_format)
     return 0

@@ -17,7 +17,7 @@ import signal
 from collections import Counter
 from collections.abc import Sequence
 from http import HTTPStatus
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
@@ -50,6 +50,18 @@ def choose_subprotocol(ws: ServerConnection, offered: Sequence[str]) -> Subproto
         if name in SUBPROTOCOLS:
             return Subprotocol(name)
     return None
+
+
+class CannotListen(Exception):
+    """A port the node was told to listen on is taken (or not allowed): one line says which."""
+
+
+async def _listening(what: str, handler: Any, host: str, port: int, **options: Any) -> Server:
+    try:
+        return await serve(handler, host, port, **options)
+    except OSError as e:
+        reason = str(e.strerror or e).rsplit("): ", 1)[-1]
+        raise CannotListen(f"cannot listen on {host}:{port} ({what}): {reason}") from None
 
 
 class App:
@@ -106,11 +118,12 @@ class App:
                 return app.admit(ws, request)
             return await app.http(request, ws)
 
-        server = await serve(
+        server = await _listening(
+            "the node",
             handler,
             settings.host,
             settings.port,
-            subprotocols=[*SUBPROTOCOLS],  # type: ignore[list-item]
+            subprotocols=[*SUBPROTOCOLS],
             select_subprotocol=choose_subprotocol,
             process_request=process_request,
             max_size=MAX_WS_MESSAGE,
@@ -126,7 +139,8 @@ class App:
         )
         app = cls(node, server)
         if settings.metrics_port is not None:
-            app.metrics_server = await serve(
+            app.metrics_server = await _listening(
+                "--metrics-port",
                 handler,
                 settings.metrics_host,
                 settings.metrics_port,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 
 # The loggers that speak of the peers (asyncio's transport and accept errors,
@@ -73,18 +74,50 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
-def setup_logging(log_format: str, level: int = logging.INFO) -> None:
+def setup_logging(log_format: str, level: int = logging.INFO, node: str | None = None) -> None:
+    """The root logger's one handler; ``node`` names this node in every JSON record."""
     handler = logging.StreamHandler()
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(ClientNoise())
+    if node is not None:
+        handler.addFilter(NodeName(node))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+
+
+class NodeName(logging.Filter):
+    """Every record says which node wrote it (``--node-id``), unless it names one itself."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__()
+        self.node = node
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "node"):
+            record.node = self.node
+        return True
+
+
+def fatal(message: str, status: int, log_format: str | None) -> int:
+    """Why the node cannot start, in one line on standard error (a JSON record in a JSON
+    log, so that the stream stays JSON), and the exit status to return."""
+    if log_format == "json":
+        entry = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".000Z",
+            "level": "critical",
+            "logger": "tarot.server",
+            "message": message,
+        }
+        print(json.dumps(entry), file=sys.stderr, flush=True)
+    else:
+        print(message, file=sys.stderr, flush=True)
+    return status
 
 
 def announce_start(

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 class SettingsError(ValueError):
@@ -157,9 +159,21 @@ def _check_urls(settings: Settings) -> None:
         from server.history.errors import BadDatabaseUrl
 
         try:
-            database_url(settings.db_url)
+            url = database_url(settings.db_url)
         except BadDatabaseUrl as e:
             raise SettingsError(str(e)) from None
+        if url.get_backend_name() == "sqlite" and url.database:
+            _check_folder(Path(url.database))
+
+
+def _check_folder(database: Path) -> None:
+    """The SQLite file's folder exists or can be made: its nearest existing parent is a
+    folder (before: "cannot listen on ...: File exists", from the folder's creation)."""
+    folder = database.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise SettingsError(f"the history database's folder cannot be made: {folder} is a file")
 
 
 def _check_numbers(settings: Settings) -> None:
@@ -194,5 +208,14 @@ def _check_limits(settings: Settings) -> None:
         raise SettingsError("empty_table_seconds must be positive")
     if settings.metrics_port is not None and not 0 <= settings.metrics_port <= 65535:
         raise SettingsError(f"metrics port must be 0-65535, not {settings.metrics_port}")
+    if settings.send_buffer_bytes < 0:
+        raise SettingsError("send_buffer_bytes cannot be negative (0 means no limit)")
+    for proxy in settings.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise SettingsError(
+                f"trusted proxy {proxy!r} is not an address or a network (10.0.0.5, 10.0.0.0/8)"
+            ) from None
     if settings.metrics_token is not None and len(settings.metrics_token) < 16:
         raise SettingsError("the metrics token must have at least 16 characters")

@@ -222,6 +222,8 @@ class Lobby:
             await asyncio.sleep(min(SWEEP_SECONDS, self.settings.empty_table_seconds))
             try:
                 await self.sweep()
+            except (StoreError, TableError) as e:  # the store's outage is logged once
+                log.debug("the lobby sweep waits for the store: %s", e)
             except Exception:  # a bug here must not stop the sweeps: log it, go on
                 log.exception("the lobby sweep failed")
 

@@ -15,6 +15,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
 from server.store.base import StoreUnavailable
+from server.store.outage import Outage
 
 from . import keys
 from .connect import FAILURES, Client
@@ -33,6 +34,7 @@ class RedisCalls:
     metrics: Metrics | None
     store_id: str
     follow_ttl_ms: int
+    outage: Outage
     _slots: asyncio.Semaphore
     _acquire: AsyncScript
     _release: AsyncScript
@@ -43,11 +45,16 @@ class RedisCalls:
         start = time.perf_counter()
         try:
             async with asyncio.timeout(self.op_timeout), self._slots:
-                return await command()
+                answer = await command()
         except TimeoutError as e:
+            self.outage.failed(f"no answer within {self.op_timeout}s")
             raise StoreUnavailable(f"redis did not answer within {self.op_timeout}s") from e
         except FAILURES as e:
+            self.outage.failed(e)
             raise StoreUnavailable(f"redis failed: {e}") from e
+        else:
+            self.outage.answered()
+            return answer
         finally:
             if self.metrics is not None:
                 self.metrics.store_seconds.observe(time.perf_counter() - start)

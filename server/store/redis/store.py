@@ -60,6 +60,7 @@ from server.store.base import (
     StaleVersion,
     StoreUnavailable,
 )
+from server.store.outage import Outage
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
@@ -103,6 +104,7 @@ class RedisStore(RedisCalls):
         self.idle_ttl_ms = idle_ttl_ms
         self.finished_ttl_ms = finished_ttl_ms
         self.metrics: Metrics | None = None
+        self.outage = Outage()  # logs an outage once, and its end
         self.follow_ttl_ms = follow_ttl_ms
         self.store_id = uuid.uuid4().hex  # this node's, in commit ids and followers hashes
         self._commit_ids = (f"{self.store_id}:{n}" for n in itertools.count())
