@@ -33,7 +33,7 @@ from server.store.base import TableStore
 
 from . import gc_tuning as collector
 from .logs import announce_start
-from .net import access, http
+from .net import access, health, http
 from .settings import Settings
 
 if TYPE_CHECKING:
@@ -109,8 +109,8 @@ class App:
 
         async def process_request(ws: ServerConnection, request: Request) -> Response | None:
             assert app is not None
-            # /healthz says only "ok": load balancers and probes may ask it by any name.
-            if request.path != "/healthz" and not access.is_host_allowed(
+            # Health checks say one word: load balancers and probes may ask them by any name.
+            if request.path not in health.HEALTH_PATHS and not access.is_host_allowed(
                 request.headers, settings.hosts()
             ):
                 return http.text(HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")
@@ -193,12 +193,8 @@ class App:
 
     async def http(self, request: Request, ws: ServerConnection) -> Response:
         path = request.path.split("?", 1)[0]
-        if path == "/healthz":
-            if self.node.lost_data_recently():
-                return http.text(HTTPStatus.SERVICE_UNAVAILABLE, "store lost data\n")
-            healthy = not self.node.draining and await self._store_answers()
-            status = HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE
-            return http.text(status, "ok\n" if healthy else "unavailable\n")
+        if path in health.HEALTH_PATHS:
+            return await health.answer(path, self.node)
         if path == "/metrics" and self._may_read_metrics(request, ws):
             return self._metrics()
         if path.startswith("/api/"):
@@ -246,12 +242,6 @@ class App:
         )
         body = self.node.metrics.render(dict(phases))
         return http.response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
-
-    async def _store_answers(self) -> bool:
-        try:
-            return await asyncio.wait_for(self.node.store.ping(), timeout=1.0)
-        except Exception:
-            return False
 
     async def stop(self, drain_seconds: float | None = None) -> None:
         """Graceful shutdown (see the module docstring)."""
