@@ -14,6 +14,7 @@ import hmac
 import ipaddress
 import logging
 import signal
+import time
 from collections import Counter
 from collections.abc import Sequence
 from http import HTTPStatus
@@ -246,18 +247,30 @@ class App:
     async def stop(self, drain_seconds: float | None = None) -> None:
         """Graceful shutdown (see the module docstring)."""
         drain = self.node.settings.drain_seconds if drain_seconds is None else drain_seconds
+        started = time.monotonic()
         self.server.close(close_connections=False)
         # Clients first: they reconnect elsewhere while the leases are handed over.
         bye = m.Bye(reason="shutdown", message="the server is restarting: reconnect and resume")
-        for connection in list(self.connections):
+        told = list(self.connections)
+        for connection in told:
             connection.send(bye)
+        log.info("draining: no new connections; %d clients told to reconnect", len(told))
+        driven = sum(1 for runtime in self.node.runtimes.values() if runtime.driving)
         await self.node.release_leases()
+        log.info("draining: the leases of %d tables handed over", driven)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(drain):
                 while self.connections:
                     await asyncio.sleep(0.05)
-        for connection in list(self.connections):
+        left = list(self.connections)
+        for connection in left:
             await connection.ws.close(1001, "server shutdown")
+        log.info(
+            "drained in %.1f s: %d clients left by themselves, %d closed",
+            time.monotonic() - started,
+            len(told) - len(left),
+            len(left),
+        )
         await self.server.wait_closed()
         if self.metrics_server is not None:
             self.metrics_server.close()

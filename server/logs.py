@@ -66,7 +66,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        for key in ("table", "seat", "node"):
+        for key in ("table", "seat", "node", "address", "action"):
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
         if record.exc_info:
@@ -82,6 +82,7 @@ def setup_logging(log_format: str, level: int = logging.INFO, node: str | None =
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(ClientNoise())
+    handler.addFilter(TableField())
     if node is not None:
         handler.addFilter(NodeName(node))
     root = logging.getLogger()
@@ -89,6 +90,22 @@ def setup_logging(log_format: str, level: int = logging.INFO, node: str | None =
     root.setLevel(level)
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+
+
+class TableField(logging.Filter):
+    """A record about a table (its format says ``table %s``) names it in the field ``table``
+    too, so that a JSON log is searched by table without parsing messages."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if hasattr(record, "table") or not isinstance(record.msg, str):
+            return True
+        at = record.msg.find("table %s")
+        if at < 0 or not isinstance(record.args, tuple):
+            return True
+        index = record.msg.count("%s", 0, at) + record.msg.count("%d", 0, at)
+        if index < len(record.args):
+            record.table = str(record.args[index])
+        return True
 
 
 class NodeName(logging.Filter):
@@ -130,11 +147,14 @@ def announce_start(
     log has it as a record too, for whoever reads the log; a text log shares the
     person's terminal, where it would say it twice.
     """
-    lines = [f"tarot server on {url}  (Ctrl-C to stop)", f"  store: {store}"]
-    lines.append(f"  history: {history}")
+    first = f"tarot server on {url}  (Ctrl-C to stop)"
+    if log_format == "json":  # a collector that merges the streams reads JSON only
+        said = {"message": first, "url": url, "store": store, "history": history}
+        print(json.dumps(said), flush=True)
+        note = f" ({history_note})" if history_note else ""
+        log.info("serving on %s (store: %s; history: %s%s)", url, store, history, note)
+        return
+    lines = [first, f"  store: {store}", f"  history: {history}"]
     if history_note is not None:
         lines.append(f"           ({history_note})")
     print("\n".join(lines), flush=True)
-    if log_format == "json":
-        note = f" ({history_note})" if history_note else ""
-        log.info("serving on %s (store: %s; history: %s%s)", url, store, history, note)

@@ -86,6 +86,7 @@ class DealWriter:
         self.stored = 0  # deals this writer stored (a deal already there is not counted)
         self.tables = 0  # finished tables this writer stored
         self.failures = 0  # writes the database did not answer
+        self._down_since: float | None = None  # when the database stopped answering
 
     def __len__(self) -> int:
         return len(self._outbox)
@@ -131,13 +132,21 @@ class DealWriter:
                 continue
             except DatabaseUnavailable as e:
                 self.failures += 1
-                if delay == RETRY_FIRST:
+                if self._down_since is None:
+                    self._down_since = time.monotonic()
                     log.warning("history: %s; %d deals wait in the outbox", e, len(self._outbox))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
                 continue
             for _ in batch:
                 self._outbox.popleft()
+            if self._down_since is not None:
+                log.info(
+                    "history: the database answers again after %.1f s; %d deals wait to be written",
+                    time.monotonic() - self._down_since,
+                    len(self._outbox),
+                )
+                self._down_since = None
             self._waiting_since = None
             delay = RETRY_FIRST
 

@@ -87,9 +87,12 @@ class Connection:
 
     def _too_slow(self) -> None:
         """The client does not read what it is sent: drop it, free what waits for it."""
-        log.warning("closing a connection that does not read (send buffer over its bound)")
-        self.node.metrics.refused.labels(code="slow_reader").inc()
+        self._abuse_closed("it does not read (send buffer over its bound)", "slow_reader")
         self.ws.transport.abort()
+
+    def _abuse_closed(self, why: str, code: str = "abuse_closed") -> None:
+        log.warning("closing a connection: %s", why, extra={"address": self.address})
+        self.node.metrics.refused.labels(code=code).inc()
 
     def _count_pings(self) -> None:
         """WebSocket pings count against the rate limit like messages do.
@@ -105,6 +108,7 @@ class Connection:
             if frame.opcode is Opcode.PING and not self.limit.allow():
                 self.strikes += 1
                 if self.strikes >= self.node.settings.abuse_strikes:
+                    self._abuse_closed("pings past the rate limit")
                     asyncio.get_running_loop().call_soon(self.ws.transport.abort)
                 return  # dropped: no pong
             receive(frame)
@@ -160,6 +164,7 @@ class Connection:
         else:
             self.strikes += 1
             if self.strikes >= self.node.settings.abuse_strikes:
+                self._abuse_closed("messages past the rate limit")
                 self.send(m.Bye(reason="abuse", message="too many messages"))
                 await self._close_reading(1008, "rate limit")
                 return False
