@@ -39,6 +39,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:
     from server.node.archive import Archive
+    from server.node.runtime import TableRuntime
 
 log = logging.getLogger("tarot.server")
 MAX_WS_MESSAGE = 1024 * 1024  # larger frames close the connection (abuse); 64 KiB gets an error
@@ -239,10 +240,23 @@ class App:
 
     def _metrics(self) -> Response:
         phases = Counter(
-            (r.state.phase.value if r.state else r.data.status) for r in self.node.runtimes.values()
+            (r.state.phase.value if r.state else r.data.status)
+            for r in self.node.runtimes.values()
+            if self._counts_here(r)
         )
         body = self.node.metrics.render(dict(phases))
         return http.response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
+
+    def _counts_here(self, runtime: TableRuntime) -> bool:
+        """A table counts in ``tarot_tables`` on one node: the one that drives it (holds its
+        lease); one being played that nobody drives yet, or a table not being played, on the
+        node of its first seated human (every node that loaded it counted it before)."""
+        if runtime.driving:
+            return True
+        if runtime.data.status == "playing" and runtime.state is not None:
+            return False
+        humans = [seat.node for seat in runtime.data.seats if seat.occupant == "human"]
+        return bool(humans) and humans[0] in ("", self.node.settings.node_id)
 
     async def stop(self, drain_seconds: float | None = None) -> None:
         """Graceful shutdown (see the module docstring)."""

@@ -38,6 +38,8 @@ from collections import deque
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server.metrics import Timings
+
 from .database import migrate
 from .deals import (
     FinishedDeal,
@@ -87,6 +89,8 @@ class DealWriter:
         self.tables = 0  # finished tables this writer stored
         self.failures = 0  # writes the database did not answer
         self._down_since: float | None = None  # when the database stopped answering
+        self.dropped = 0  # deals or tables the database refused (logged, not written)
+        self.timings = Timings()  # each write's duration, for the node's metrics
 
     def __len__(self) -> int:
         return len(self._outbox)
@@ -153,11 +157,14 @@ class DealWriter:
     async def _write_or_drop(self, batch: list[FinishedDeal | FinishedTable]) -> None:
         """Write ``batch``, or log what the database refuses for what it is: only an
         outage (``DatabaseUnavailable``) or an incomplete table is tried again."""
+        start = time.perf_counter()
         try:
             await self._write(batch)
+            self.timings.observe(time.perf_counter() - start)
         except (_Incomplete, DatabaseUnavailable):
             raise
         except BadRecord as e:  # cannot happen for a checked deal, unless the schema says no
+            self.dropped += len(batch)
             log.error("history: deal dropped, the database refuses it: %s", e)
         except RatingError as e:  # cannot happen for an engine's sheet: the deal stays stored
             log.error("history: a deal not rated: %s", e)
@@ -165,6 +172,7 @@ class DealWriter:
             if len(batch) > 1:
                 await self._write_alone(batch)  # keep the batch's good deals
             else:
+                self.dropped += 1
                 log.exception("history: %s dropped, the database refuses it", _name(batch[0]))
 
     async def _write_alone(self, batch: list[FinishedDeal | FinishedTable]) -> None:
@@ -183,8 +191,10 @@ class DealWriter:
                     delay = min(delay * 2, self._retry_max)
                     continue
                 except (BadRecord, RatingError) as e:
+                    self.dropped += 1
                     log.error("history: %s not written: %s", _name(item), e)
                 except Exception:
+                    self.dropped += 1
                     log.exception("history: %s dropped, the database refuses it", _name(item))
                 break
 

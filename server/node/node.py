@@ -73,6 +73,9 @@ class Node:
         )
         self.metrics.tables_loaded.set_function(lambda: len(self.tables))
         self.leases = Leases(store, settings, self.metrics, self.tables)
+        self.metrics.draining.set_function(lambda: float(self.leases.draining))
+        if archive is not None:
+            self.metrics.watch_history(archive.writer)
         self.lobby = Lobby(store, settings, self.tables)
         store.on_lost(self.tables.lost)
 

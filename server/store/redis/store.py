@@ -109,6 +109,7 @@ class RedisStore(RedisCalls):
         self.store_id = uuid.uuid4().hex  # this node's, in commit ids and followers hashes
         self._commit_ids = (f"{self.store_id}:{n}" for n in itertools.count())
         self._slots = asyncio.Semaphore(max_connections)
+        self.max_connections = max_connections
         self._commit = _commit_script(self.writer)
         self._create = client.register_script(CREATE)
         self._events_since = client.register_script(EVENTS_SINCE)
@@ -143,6 +144,9 @@ class RedisStore(RedisCalls):
 
     def attach_metrics(self, metrics: Metrics) -> None:
         self.metrics = metrics
+        metrics.redis_pool_size.set(self.max_connections)
+        metrics.redis_pool_in_use.set_function(lambda: self.max_connections - self._slots._value)
+        metrics.redis_down.set_function(lambda: float(self.outage.down))
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
@@ -164,15 +168,17 @@ class RedisStore(RedisCalls):
             *whole.actions,
         ]
         script_keys = [keys.state(table.table_id), keys.actions(table.table_id)]
-        done = await self.call(lambda: self._create(keys=script_keys, args=args))
+        done = await self.call(lambda: self._create(keys=script_keys, args=args), "create")
         if not done:
             raise StaleVersion(f"table {table.table_id} exists")
         self.remember(table)
-        await self.call(lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}))
+        await self.call(
+            lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}), "create"
+        )
 
     async def load(self, table_id: str) -> TableData | None:
         script_keys = [keys.state(table_id), keys.actions(table_id)]
-        found = await self.call(lambda: self._load(keys=script_keys, args=[""]))
+        found = await self.call(lambda: self._load(keys=script_keys, args=[""]), "load")
         table = rt.loaded(found)
         if table is not None and found[0] is None:
             self.remember(table)
@@ -223,7 +229,7 @@ class RedisStore(RedisCalls):
         update = None
         try:
             try:
-                done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+                done = await self.call(lambda: self._commit(keys=script_keys, args=args), "commit")
             except StoreUnavailable as e:
                 if _never_sent(e) or not await self._resolve(table_id, commit, table.version):
                     raise  # never sent, or fenced off: it never landed, and never will
@@ -258,7 +264,9 @@ class RedisStore(RedisCalls):
     async def _resolve_once(self, table_id: str, commit: str, version: int) -> bool:
         script_keys = [keys.state(table_id), keys.fence(table_id, commit)]
         args: list[Any] = [commit, FENCE_TTL_MS, version]
-        found = await self.call(lambda: self._resolve_script(keys=script_keys, args=args))
+        found = await self.call(
+            lambda: self._resolve_script(keys=script_keys, args=args), "resolve"
+        )
         if int(found) < 0:
             raise OutcomeUnknown(f"table {table_id} no longer shows its recent commits")
         return bool(found)
@@ -268,7 +276,9 @@ class RedisStore(RedisCalls):
 
     async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
         script_keys = [keys.state(table_id), keys.events(table_id)]
-        last, entries = await self.call(lambda: self._events_since(keys=script_keys, args=[seq]))
+        last, entries = await self.call(
+            lambda: self._events_since(keys=script_keys, args=[seq]), "events"
+        )
         events = [StoredEvent.model_validate_json(fields[b"e"]) for _, fields in _pairs(entries)]
         if int(last) > seq and (not events or events[0].seq != seq + 1):
             return None
@@ -278,7 +288,7 @@ class RedisStore(RedisCalls):
         async def lobby() -> list[bytes]:
             return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
 
-        ids = await self.call(lobby)
+        ids = await self.call(lobby, "lobby")
         if not ids:
             return []
 
@@ -308,7 +318,7 @@ class RedisStore(RedisCalls):
         async def lobby() -> list[bytes]:
             return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
 
-        ids = await self.call(lobby)
+        ids = await self.call(lobby, "lobby")
         if not ids:
             return []
 
@@ -318,7 +328,7 @@ class RedisStore(RedisCalls):
                 pipe.hget(keys.state(table_id.decode()), "status")
             return await pipe.execute()
 
-        found = await self.call(statuses)
+        found = await self.call(statuses, "lobby")
         return [i.decode() for i, status in zip(ids, found, strict=True) if status == b"playing"]
 
     # ------------------------------------------------------------ updates
@@ -333,7 +343,7 @@ class RedisStore(RedisCalls):
 
     async def ping(self) -> bool:
         try:
-            return bool(await self.call(self.client.ping))
+            return bool(await self.call(self.client.ping, "ping"))
         except StoreUnavailable:
             return False
 
