@@ -71,10 +71,12 @@ def load_policy(spec: str) -> Bot:
 
 
 async def play(args: argparse.Namespace, bot: Bot) -> dict[str, Any]:
-    from clients.python import Client, play_table
+    from clients.python import Client, CodecName, play_table
     from protocol import models as m
 
-    async with await Client.connect(args.server, "json" if args.json else "msgpack") as client:
+    table = None if args.table == "new" else args.table  # in the URL: the table's node
+    codec: CodecName = "json" if args.json else "msgpack"
+    async with await Client.connect(args.server, codec, table=table) as client:
         table_id = args.table
         if table_id == "new":
             created = await client.create_table(m.TableOptions(deals=args.deals))

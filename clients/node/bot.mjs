@@ -12,7 +12,10 @@
 // refusal (its "re") names the message refused; one refused as "unavailable" (the
 // table store stalled) or "rate_limited" changed nothing and is sent again after a
 // jittered pause doubling from 0.25 s to 4 s, for up to a minute. Text from the
-// server is printed with its control characters replaced. See docs/CLIENTS.md.
+// server is printed with its control characters replaced. The URL it connects to names
+// its table (ws://host/t/TABLE_ID), so that a load balancer sends it to the node of the
+// table's other players; it keeps trying to come back for a minute (a rolling restart
+// takes seconds). See docs/CLIENTS.md.
 
 const [url = "ws://127.0.0.1:8765/", table = "new", ...flags] = process.argv.slice(2);
 const seatFlag = flags.indexOf("--seat");
@@ -48,6 +51,8 @@ let lastSeq = null; // the last event seen, so that a resume replays only what w
 let over = false;
 let retries = 0;
 let lastStatus = null;
+let tableId = table === "new" ? null : table; // named in the URL once known
+let lostSince = null; // when the connection was lost (reconnections give up after a minute)
 let hand = []; // the dealt hand: all this bot looks at to bid
 
 // The decisions: any answer among the legal choices is legal.
@@ -72,6 +77,7 @@ function onMessage(message) {
   switch (message.type) {
     case "welcome":
       retries = 0;
+      lostSince = null;
       if (token) send({ type: "resume", token, last_seq: lastSeq });
       else if (table === "new") send({ type: "create_table", options: { deals } });
       else send({ type: "join", table_id: table, seat, name: "node-bot" });
@@ -83,6 +89,7 @@ function onMessage(message) {
       if (token === null) console.error(`seated at ${message.table_id}, seat ${message.seat}`);
       mySeat = message.seat;
       token = message.token;
+      tableId = message.table_id;
       break;
     case "snapshot":
       lastSeq = message.seq;
@@ -132,19 +139,29 @@ function onEvent(event) {
   }
 }
 
+// The server URL with the table in its path: ws://host:8765/ -> ws://host:8765/t/TABLE_ID.
+function tableUrl(base, id) {
+  if (!id) return base;
+  const u = new URL(base);
+  u.pathname = u.pathname.replace(/\/t\/.*$/, "/").replace(/\/?$/, "/") + "t/" + encodeURIComponent(id);
+  return u.toString();
+}
+
 function connect() {
-  ws = new WebSocket(url, "tarot.v1.json");
+  ws = new WebSocket(tableUrl(url, tableId), "tarot.v1.json");
   ws.addEventListener("open", () => send({ type: "hello", protocol: 1, client: "node-bot" }));
   ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
   ws.addEventListener("error", (e) => console.error(`connection error: ${e.message ?? e.type}`));
   ws.addEventListener("close", () => {
     unanswered.clear(); // what was sent on this connection is answered on none other
     if (over) return;
-    if (token === null || retries >= 8) {
+    lostSince ??= Date.now();
+    if (token === null || Date.now() - lostSince > 60000) {
       console.error("connection lost");
       process.exit(1);
     }
-    const delay = Math.min(2000, 100 * 2 ** retries++); // 0.1 s, 0.2 s, ... then 2 s
+    const full = Math.min(2000, 100 * 2 ** retries++); // 0.1 s, 0.2 s, ... then 2 s, jittered
+    const delay = Math.round(full / 2 + (Math.random() * full) / 2);
     console.error(`connection lost; resuming seat ${mySeat} in ${delay} ms`);
     setTimeout(connect, delay);
   });
