@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import archive, arena, bot, play, review, schema, score, serve, simulate, soak
+from . import admin, archive, arena, bot, play, review, schema, score, serve, simulate, soak
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(sub)
     arena.add_parser(sub)
     serve.add_parser(sub)
+    admin.add_parser(sub)
     schema.add_parser(sub)
     bot.add_parser(sub)
     play.add_parser(sub)

@@ -25,6 +25,9 @@ SECURITY_SETTINGS = (
     "metrics_port",
     "metrics_host",
     "metrics_token",
+    "admin_port",
+    "admin_host",
+    "admin_token",
 )
 
 
@@ -82,6 +85,12 @@ def add_parser(sub: Any) -> None:
     limits.add_argument("--metrics-host", help="... on this address (127.0.0.1)")
     limits.add_argument(
         "--metrics-token", help="/metrics needs 'Authorization: Bearer TOKEN' (or env)"
+    )
+    admin = p.add_argument_group("admin API (docs/DEPLOY.md, Admin API)")
+    admin.add_argument("--admin-port", type=int, help="serve the admin API on this port")
+    admin.add_argument("--admin-host", help="... on this address (127.0.0.1)")
+    admin.add_argument(
+        "--admin-token", help="the admin API's bearer token, 16+ characters (or TAROT_ADMIN_TOKEN)"
     )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")

@@ -49,6 +49,8 @@ ErrorCode = Literal[
     "not_signed_in",
     "no_account_seat",
     "database_unavailable",
+    "maintenance",
+    "banned",
     "internal",
 ]
 
@@ -89,6 +91,8 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "not_signed_in": "sign_out, or resume by table_id, on a connection not signed in",
     "no_account_seat": "resume by table_id: the account holds no seat at that table",
     "database_unavailable": "the accounts' database does not answer; try again",
+    "maintenance": "the operator announced a maintenance (sent to every connection); no new tables",
+    "banned": "the operator banned this player name for a time: no seat under it",
     "internal": "an unexpected server error; nothing changed",
 }
 

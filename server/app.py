@@ -26,6 +26,8 @@ from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOLS
 from protocol import models as m
+from server.net.admin import Admin
+from server.net.admin_http import serve_admin
 from server.net.api_limits import ApiLimits
 from server.net.connection import Connection
 from server.node.build import build_node
@@ -73,6 +75,8 @@ class App:
         self.node = node
         self.server = server
         self.metrics_server: Server | None = None
+        self.admin_server: asyncio.Server | None = None
+        self.stop_requested = asyncio.Event()  # ``tarot admin drain``: as SIGTERM
         self.connections: set[Connection] = set()
         self.files = http.assets()
         self.per_address: Counter[str] = Counter()  # open WebSockets (and handshakes)
@@ -140,6 +144,11 @@ class App:
             server_header=http.SERVER_HEADER,
         )
         app = cls(node, server)
+        if settings.admin_port is not None:
+            admin = Admin(node, lambda: list(app.connections), app.stop_requested.set)
+            app.admin_server = await serve_admin(
+                settings.admin_host, settings.admin_port, admin.handle
+            )
         if settings.metrics_port is not None:
             app.metrics_server = await _listening(
                 "--metrics-port",
@@ -159,6 +168,10 @@ class App:
             return http.text(HTTPStatus.FORBIDDEN, "this page's origin may not connect here\n")
         peer = str(ws.remote_address[0]) if ws.remote_address else ""
         address = access.client_address(peer, request.headers, settings.trusted_proxies)
+        banned = self.node.moderation.address_banned(address)
+        if banned is not None:
+            self.node.metrics.refused.labels(code="banned").inc()
+            return http.text(HTTPStatus.FORBIDDEN, "this address may not connect for now\n")
         cap = settings.connections_per_address
         if cap and self.per_address[address] >= cap:
             self.node.metrics.refused.labels(code="too_many_connections").inc()
@@ -289,6 +302,8 @@ class App:
         if self.metrics_server is not None:
             self.metrics_server.close()
             await self.metrics_server.wait_closed()
+        if self.admin_server is not None:
+            self.admin_server.close()
         await self.node.stop()
         await self.node.store.close()
         if self.node.archive is not None:
@@ -307,6 +322,7 @@ async def run_server(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):  # before the node says it is there
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    app.stop_requested = stop  # the admin API's drain sets it too
     store = "redis" if settings.redis_url else "memory"
     url = f"http://{settings.host}:{app.port}/"
     history, note = history_place(settings.db_url)

@@ -88,10 +88,15 @@ class Settings:
     metrics_token: str | None = None  # /metrics then needs "Authorization: Bearer TOKEN"
     metrics_port: int | None = None  # /metrics then answers only there (on metrics_host)
     metrics_host: str = "127.0.0.1"
+    # The admin API (server/net/admin.py): on its own port only, with a token.
+    admin_token: str | None = None
+    admin_port: int | None = None
+    admin_host: str = "127.0.0.1"
 
     def __post_init__(self) -> None:
         _check_numbers(self)
         _check_limits(self)
+        _check_admin(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
         if self.log_format not in ("text", "json"):
@@ -145,6 +150,8 @@ class Settings:
                 env[name] = split_list(listed)
         if token := os.environ.get("TAROT_METRICS_TOKEN"):
             env["metrics_token"] = token
+        if token := os.environ.get("TAROT_ADMIN_TOKEN"):
+            env["admin_token"] = token
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
 
@@ -194,6 +201,15 @@ def _check_numbers(settings: Settings) -> None:
 def split_list(text: str) -> tuple[str, ...]:
     """``"a, b,c"`` -> ``("a", "b", "c")``: a list setting from a flag or a variable."""
     return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _check_admin(settings: Settings) -> None:
+    if settings.admin_token is not None and len(settings.admin_token) < 16:
+        raise SettingsError("the admin token must have at least 16 characters")
+    if settings.admin_port is not None and (
+        settings.admin_token is None or not 0 <= settings.admin_port <= 65535
+    ):
+        raise SettingsError("the admin API needs a token (--admin-token) and a port 0-65535")
 
 
 def _check_limits(settings: Settings) -> None:

@@ -19,6 +19,7 @@ from server.store.base import TableStore
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
+from .moderation import Moderation
 from .review_limits import PlayerLimits
 from .reviews import Reviews
 from .runtime import TableRuntime, TableServices
@@ -76,7 +77,8 @@ class Node:
         self.metrics.draining.set_function(lambda: float(self.leases.draining))
         if archive is not None:
             self.metrics.watch_history(archive.writer)
-        self.lobby = Lobby(store, settings, self.tables)
+        self.moderation = Moderation()  # maintenance and bans (the admin API)
+        self.lobby = Lobby(store, settings, self.tables, self.moderation)
         store.on_lost(self.tables.lost)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
