@@ -16,6 +16,7 @@ import asyncio
 import importlib
 import json
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,10 @@ def load_policy(spec: str) -> Bot:
         raise ValueError(f"policy {spec!r} is not module:Class or ai:LEVEL")
     if module_name == "ai":
         return EngineBot(attr)
+    # A module of the current folder (``tarot bot --policy mybot:MyBot`` beside mybot.py):
+    # the console script's sys.path starts at its own folder, not at the current one.
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
