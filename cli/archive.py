@@ -5,8 +5,9 @@ with ``tarot score`` to the sheet stored beside it); ``import`` loads record
 files (one record, or JSON Lines such as ``export`` prints). An imported
 record is stored under a table id made from its digest, unless a deal with the
 same record is stored already (under any id: an export imported back into its own
-database stores nothing), so importing a file twice stores its deals once. Every record is replayed by the engine first: a
-bad one is named (file, line) and nothing is stored.
+database stores nothing), so importing a file twice stores its deals once. Every
+record is replayed by the engine first: a bad one is named (file, line) and nothing
+is stored.
 """
 
 from __future__ import annotations
