@@ -8,13 +8,13 @@ from pathlib import Path
 
 from cli.local_servers import free_port
 
-MYBOT = '''
+MYBOT = """
 from clients.python import Bot
 
 
 class Cls(Bot):
     name = "mine"
-'''
+"""
 
 
 def test_a_policy_module_in_the_current_folder_is_found(tmp_path: Path) -> None:
