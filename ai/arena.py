@@ -23,6 +23,7 @@ from engine import IllegalAction, Phase, apply_in_place, new_deal, random_action
 
 from . import make_bot
 from .base import AiPlayer
+from .errors import AiError
 
 TABLES = ("A0", "A1", "A2", "A3", "B")
 
@@ -306,7 +307,7 @@ class Summary:
         return totals[0] > max(totals[1:])
 
 
-class PoolError(ValueError):
+class PoolError(AiError, ValueError):
     """Runs that cannot be pooled: another pair of bots, a deal counted twice, no deals."""
 
 

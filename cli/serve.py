@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
+from server.event_loop import LOOPS
 from server.settings import split_list
 
 SECURITY_SETTINGS = (
@@ -19,6 +19,8 @@ SECURITY_SETTINGS = (
     "api_in_flight",
     "send_buffer_bytes",
     "empty_table_seconds",
+    "gc_sweep_ms",
+    "event_loop",
     "allowed_hosts",
     "allowed_origins",
     "trusted_proxies",
@@ -75,6 +77,16 @@ def add_parser(sub: Any) -> None:
     limits.add_argument(
         "--empty-table-seconds", type=float, help="a table nobody sits at goes then (600)"
     )
+    limits.add_argument(
+        "--gc-sweep-ms",
+        type=float,
+        help="collect the young objects this often (50; 0: CPython's own collections)",
+    )
+    limits.add_argument(
+        "--event-loop",
+        choices=LOOPS,
+        help="the event loop (auto: uvloop where installed)",
+    )
     for flag, what in (
         ("--allowed-hosts", "Host names the node answers (default: loopback + --host; * any)"),
         ("--allowed-origins", "page origins that may open WebSockets (default: the node's own)"),
@@ -111,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     """Exit status: 0 after a drain; 2 when a setting is wrong (refused before the start, or
     by Redis or the database at the start); 1 when the node cannot start for another reason
     (a port taken, Redis silent). Each failure is one line (docs/DEPLOY.md, "Exit status")."""
+    from server import event_loop
     from server.app import CannotListen, run_server
     from server.history import HistoryError
     from server.logs import fatal, setup_logging
@@ -138,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         return fatal(f"tarot serve: {e}", 2, args.log_format)
     setup_logging(settings.log_format, node=settings.node_id)
     try:
-        asyncio.run(run_server(settings))
+        event_loop.run(run_server(settings), settings.event_loop)
     except (StoreRefused, HistoryError) as e:  # Redis or the database refuses a setting
         return fatal(f"tarot serve: {e}", 2, settings.log_format)
     except (StoreError, CannotListen) as e:  # Redis did not answer at start-up; a port taken

@@ -129,8 +129,9 @@ class InvalidMessage(ProtocolError):
     code: ClassVar[ErrorCode] = "invalid_message"
 
 
-class BadName(InvalidMessage):
-    """A name a client could not show safely (protocol/names.py)."""
+class BadName(InvalidMessage, ValueError):
+    """A name that cannot be shown safely (protocol/names.py); ``str`` says which character
+    and why. A ``ValueError`` too, so that a model's validator can raise it."""
 
     code: ClassVar[ErrorCode] = "bad_name"
 

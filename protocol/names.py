@@ -28,6 +28,8 @@ from typing import Annotated
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
+from .errors import BadName
+
 PLAYER_NAME_MAX = 40
 TABLE_NAME_MAX = 60
 # Cc control, Cf format, Cs surrogate, Co private use, Cn unassigned, Zl/Zp line and
@@ -44,10 +46,6 @@ INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0])
 _DROPPED = dict.fromkeys(VARIATION_SELECTORS)
 
 
-class BadName(ValueError):
-    """A name that cannot be shown safely; ``str`` says which character and why."""
-
-
 def clean_name(text: str, max_length: int) -> str:
     """The shown form of ``text``, or ``BadName``.
 
@@ -56,7 +54,7 @@ def clean_name(text: str, max_length: int) -> str:
     >>> clean_name("evil\x1b]52;c;aGk=\x07", 40)
     Traceback (most recent call last):
     ...
-    protocol.names.BadName: the name has a control character (U+001B) at position 5
+    protocol.errors.BadName: the name has a control character (U+001B) at position 5
     """
     for position, char in enumerate(text, 1):
         category = unicodedata.category(char)

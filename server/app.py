@@ -35,6 +35,7 @@ from server.node.node import Node
 from server.store.base import TableStore
 
 from . import gc_tuning as collector
+from .errors import ServerError
 from .logs import announce_start
 from .net import access, health, http
 from .settings import Settings
@@ -56,7 +57,7 @@ def choose_subprotocol(ws: ServerConnection, offered: Sequence[str]) -> Subproto
     return None
 
 
-class CannotListen(Exception):
+class CannotListen(ServerError):
     """A port the node was told to listen on is taken (or not allowed): one line says which."""
 
 
@@ -317,6 +318,11 @@ async def run_server(settings: Settings) -> None:
     app = await App.start(settings, archive=await Archive.open(settings.db_url))
     collector.settle()
     app.node.metrics.gc_pauses.watch()
+    sweeper = (
+        asyncio.create_task(collector.sweep(settings.gc_sweep_ms / 1000))
+        if settings.gc_sweep_ms
+        else None
+    )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):  # before the node says it is there
@@ -330,4 +336,6 @@ async def run_server(settings: Settings) -> None:
     await stop.wait()
     log.info("shutting down")
     await app.stop()
+    if sweeper is not None:
+        sweeper.cancel()
     app.node.metrics.gc_pauses.unwatch()

@@ -8,8 +8,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.errors import ServerError
+from server.event_loop import LOOPS
 
-class SettingsError(ValueError):
+
+class SettingsError(ServerError, ValueError):
     """A setting with a value that cannot be used."""
 
 
@@ -41,6 +44,7 @@ _DURATIONS_AND_RATES = (
     "finished_ttl_hours",
     "empty_table_seconds",
     "unload_idle_seconds",
+    "gc_sweep_ms",
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -92,11 +96,15 @@ class Settings:
     admin_token: str | None = None
     admin_port: int | None = None
     admin_host: str = "127.0.0.1"
+    # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
+    gc_sweep_ms: float = 50.0
+    event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
 
     def __post_init__(self) -> None:
         _check_numbers(self)
         _check_limits(self)
         _check_admin(self)
+        _check_process(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
         if self.log_format not in ("text", "json"):
@@ -181,6 +189,18 @@ def _check_folder(database: Path) -> None:
         folder = folder.parent
     if not folder.is_dir():
         raise SettingsError(f"the history database's folder cannot be made: {folder} is a file")
+
+
+def _check_process(settings: Settings) -> None:
+    """The event loop and the collector's sweep (server/event_loop.py, server/gc_tuning.py)."""
+    if settings.event_loop not in LOOPS:
+        raise SettingsError(
+            f"the event loop must be one of {', '.join(LOOPS)}, not {settings.event_loop!r}"
+        )
+    if settings.gc_sweep_ms < 0:
+        raise SettingsError(
+            f"the collector's sweep period cannot be negative: {settings.gc_sweep_ms}"
+        )
 
 
 def _check_numbers(settings: Settings) -> None:

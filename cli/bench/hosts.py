@@ -24,10 +24,12 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from cli.errors import CliError
+
 SUBNET = "10.77.0"  # hosts are 10.77.0.2 ... 10.77.0.250
 
 
-class HostsError(RuntimeError):
+class HostsError(CliError, RuntimeError):
     """The test hosts could not be made (no root, no ``ip``, a name taken)."""
 
 

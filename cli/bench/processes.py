@@ -204,19 +204,28 @@ def progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def node_args(port: int, i: int, redis_url: str | None) -> list[str]:
+def node_args(port: int, i: int, redis_url: str | None, extra: tuple[str, ...] = ()) -> list[str]:
     args = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--node-id"]
-    return [*args, f"bench-{i}", *UNLIMITED, *(["--redis", redis_url] if redis_url else [])]
+    redis = ["--redis", redis_url] if redis_url else []
+    return [*args, f"bench-{i}", *UNLIMITED, *redis, *extra]
 
 
 def serve_and_measure(
-    tables: int, seconds: float, redis_url: str | None, nodes: int, think: float, procs: int
+    tables: int,
+    seconds: float,
+    redis_url: str | None,
+    nodes: int,
+    think: float,
+    procs: int,
+    node_extra: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """Nodes (memory store, or ``nodes`` on one Redis) under the bots; their figures."""
     if redis_url:
         flush_redis(redis_url)
     ports = [free_port() for _ in range(nodes)]
-    processes = [start_process(node_args(port, i, redis_url)) for i, port in enumerate(ports)]
+    processes = [
+        start_process(node_args(port, i, redis_url, node_extra)) for i, port in enumerate(ports)
+    ]
     redis_cpu = RedisCpu(redis_url) if redis_url else None
     try:
         for port, process in zip(ports, processes, strict=True):
@@ -279,10 +288,13 @@ def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
             process.stderr.close()
 
 
-def relay(tables: int, seconds: float, think: float, procs: int) -> dict[str, Any]:
-    """The same bots against the bare relay (``relay``): its figures."""
+def relay(
+    tables: int, seconds: float, think: float, procs: int, loop: str = "auto"
+) -> dict[str, Any]:
+    """The same bots against the bare relay (``relay``) on the event loop ``loop``."""
     port = free_port()
-    process = start_process([sys.executable, "-m", "cli.bench.worker", "relay", str(port)])
+    args = [sys.executable, "-m", "cli.bench.worker", "relay", str(port), loop]
+    process = start_process(args)
     try:
         wait_for_port(port, process)
         progress(f"bare relay (no rules): {tables} tables")

@@ -32,6 +32,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from server.event_loop import LOOPS
+
 from .processes import relay, serve_and_measure
 
 
@@ -59,6 +61,16 @@ def add_parser(sub: Any) -> None:
         default=1,
         help="the relay, memory (and redis) runs alternate this many times and each figure "
         "is the median over the rounds (default 1)",
+    )
+    p.add_argument(
+        "--gc-sweep-ms",
+        type=float,
+        help="the nodes' --gc-sweep-ms (their default: 50; 0: CPython's own collections)",
+    )
+    p.add_argument(
+        "--event-loop",
+        choices=LOOPS,
+        help="the nodes' --event-loop (their default: auto, uvloop where installed)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="also write the JSON object to this file")
@@ -114,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     result: dict[str, Any] = {"tables": args.tables, "connections": 4 * args.tables}
     result.update(think_ms=args.think_ms, store=args.store, node_count=args.nodes)
+    result.update(gc_sweep_ms=args.gc_sweep_ms, event_loop=args.event_loop)
     result["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
     rounds = [one_round(args) for _ in range(args.rounds)]
     for name in rounds[0]:
@@ -132,15 +145,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def node_extra(args: argparse.Namespace) -> tuple[str, ...]:
+    """The nodes' own flags this run sets."""
+    extra: tuple[str, ...] = ()
+    if args.gc_sweep_ms is not None:
+        extra += ("--gc-sweep-ms", str(args.gc_sweep_ms))
+    if args.event_loop is not None:
+        extra += ("--event-loop", args.event_loop)
+    return extra
+
+
 def one_round(args: argparse.Namespace) -> dict[str, Any]:
     """The relay, the memory store and (``--store redis``) Redis, one after the other."""
     think, procs = args.think_ms / 1000, args.client_procs
-    one = {"relay": relay(args.tables, args.seconds, think, procs)}
-    one["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs)
+    extra = node_extra(args)
+    one = {"relay": relay(args.tables, args.seconds, think, procs, args.event_loop or "auto")}
+    one["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs, extra)
     one["memory_vs_relay"] = versus_relay(one["memory"], one["relay"])
     if args.store == "redis":
         one["redis"] = serve_and_measure(
-            args.tables, args.seconds, args.redis, args.nodes, think, procs
+            args.tables, args.seconds, args.redis, args.nodes, think, procs, extra
         )
         one["redis_vs_memory"] = versus(one["redis"], one["memory"])
         one["redis_vs_relay"] = versus_relay(one["redis"], one["relay"])

@@ -12,6 +12,8 @@ import asyncio
 import json
 import sys
 
+from server import event_loop
+
 from .clients import tarot_run
 from .relay import relay_server
 
@@ -32,6 +34,7 @@ def worker_main(argv: list[str]) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "relay":
-        asyncio.run(relay_server(int(sys.argv[2])))
+        # The relay runs on the nodes' loop, so that the ratio compares the same stack.
+        event_loop.run(relay_server(int(sys.argv[2])), sys.argv[3] if len(sys.argv) > 3 else "auto")
     else:
         worker_main(sys.argv[2:])

@@ -17,7 +17,7 @@ from protocol.convert import engine_view
 from .bot import Bot, play_table
 from .client import Client, WireAction
 from .connection import CodecName, TarotSocket
-from .errors import BadURL, ClientError, ConnectionLost, Disconnected, ServerError, Unreachable
+from .errors import BadURL, ClientError, ConnectionLost, Disconnected, Refused, Unreachable
 from .state import TableState
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
     "CodecName",
     "ConnectionLost",
     "Disconnected",
-    "ServerError",
+    "Refused",
     "TableState",
     "TarotSocket",
     "Unreachable",

@@ -23,8 +23,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .errors import ClientError
 
-class GaveUp(Exception):
+
+class GaveUp(ClientError):
     """The retries' time is up: the caller raises its own error instead."""
 
 

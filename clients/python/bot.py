@@ -24,7 +24,7 @@ from protocol import ServerMessage
 from protocol import models as m
 
 from .client import Client, WireAction
-from .errors import ConnectionLost, ServerError
+from .errors import ConnectionLost, Refused
 
 log = logging.getLogger("tarot.bot")
 OVERTAKEN = {"not_your_turn", "stale", "not_started"}  # the turn moved on meanwhile
@@ -79,7 +79,7 @@ async def play_table(
     Answers each current ``your_turn``, says ``next_deal`` after each scored
     deal, and rides over reconnections and store outages (the client sends a
     request refused as ``unavailable`` again, with backoff). A refused action
-    raises ``ServerError`` (a bot's bug), except when the turn moved on
+    raises ``Refused`` (a bot's bug), except when the turn moved on
     meanwhile, or when the server cannot say whether it was applied
     (``outcome_unknown``): then the seat is resumed, and the server asks again
     if it is still its turn. ``on_message`` sees
@@ -137,7 +137,7 @@ async def _politely(
         await call()
     except ConnectionLost:
         log.info("connection lost during a call; the resumed seat will tell")
-    except ServerError as e:
+    except Refused as e:
         if e.code == "outcome_unknown" or (e.resent and e.code != "rate_limited"):
             # It may have been applied (a server that answered ``unavailable`` for a
             # change it kept refuses the same change sent again): see what happened.

@@ -8,7 +8,7 @@
         if isinstance(message, m.YourTurn):
             await client.play(message.legal.cards[0])
 
-Each call sends one request and returns its reply (``ServerError`` if
+Each call sends one request and returns its reply (``Refused`` if
 refused); ``act``, ``start`` and ``next_deal`` return at their ``ack``, which
 the server sends after the change's events. How requests are answered,
 retried and resumed across drops is ``link.Link``'s part.
@@ -74,7 +74,7 @@ class Client(Link):
         ``sign_in`` or ``sign_up`` returned) if given: ``client.account`` is then the
         account, its held seats are in ``client.held_seats``.
 
-        ``ServerError`` if the server refuses (``bad_session``: the session was signed
+        ``Refused`` if the server refuses (``bad_session``: the session was signed
         out or has expired), ``Unreachable`` if there is none,
         ``BadURL`` if ``url`` is not a WebSocket URL (nothing is tried then).
         ``table``: the table this client goes to, named in the URL (``/t/TABLE``) so
@@ -222,7 +222,7 @@ class Client(Link):
     # ------------------------------------------------------------ actions
 
     async def act(self, action: WireAction) -> None:
-        """Take an action; returns once the table shows it, ``ServerError`` if refused."""
+        """Take an action; returns once the table shows it, ``Refused`` if refused."""
         await self._request(m.Act(action=action), _is(m.Ack))
 
     async def bid(self, contract: m.ContractCode) -> None:

@@ -16,7 +16,7 @@ from websockets.typing import Subprotocol
 from protocol import JSON, MSGPACK, Codec, ServerMessage
 from protocol import models as m
 
-from .errors import ServerError
+from .errors import Refused
 
 CodecName = Literal["msgpack", "json"]
 CLIENT_NAME = "cardavia-tarot-python/0.1"
@@ -48,7 +48,7 @@ class TarotSocket:
         session: str | None = None,
     ) -> TarotSocket:
         """Connect, say hello (signed in with ``session``, a ``signed_in`` token, if given),
-        and wait for the welcome (``ServerError`` if refused: ``bad_session`` for a session
+        and wait for the welcome (``Refused`` if refused: ``bad_session`` for a session
         signed out or expired)."""
         chosen = codec_named(codec)
         # Version 1 until this library speaks version 2's frames.
@@ -56,16 +56,16 @@ class TarotSocket:
         ws = await connect(url, subprotocols=[Subprotocol(subprotocol)], open_timeout=10)
         if ws.subprotocol != subprotocol:
             await ws.close()
-            raise ServerError("unsupported_version", f"the server did not accept {subprotocol}")
+            raise Refused("unsupported_version", f"the server did not accept {subprotocol}")
         hello = m.Hello(protocol=SPOKEN_VERSION, client=client, session=session)
         await ws.send(chosen.encode(hello))
         reply = chosen.decode_server(await ws.recv())
         if isinstance(reply, m.Error):
             await ws.close()
-            raise ServerError.of(reply)
+            raise Refused.of(reply)
         if not isinstance(reply, m.Welcome):
             await ws.close()
-            raise ServerError("bad_frame", f"expected welcome, got {reply.type}")
+            raise Refused("bad_frame", f"expected welcome, got {reply.type}")
         return cls(ws, chosen, reply)
 
     async def send(self, message: BaseModel) -> None:

@@ -1,6 +1,6 @@
 """The client library's exceptions: a server's refusal, no server, a lost connection.
 
-A refused message changes nothing on the server; ``ServerError`` carries the
+A refused message changes nothing on the server; ``Refused`` carries the
 server's ``error`` message as it was sent (its stable ``code``, the
 ``message``, and for an illegal action the ``rule`` and the engine's
 ``reason``). See docs/PROTOCOL.md for every code.
@@ -15,7 +15,7 @@ class ClientError(Exception):
     """Base of every exception raised by ``clients.python``."""
 
 
-class ServerError(ClientError):
+class Refused(ClientError):
     """The server refused a message: ``code`` is stable, ``rule`` names the ruling (R1-R20).
 
     ``resent`` says the refusal answered the message sent again after an
@@ -40,7 +40,7 @@ class ServerError(ClientError):
         self.resent = resent
 
     @classmethod
-    def of(cls, error: m.Error) -> ServerError:
+    def of(cls, error: m.Error) -> Refused:
         return cls(error.code, error.message, error.rule, error.reason)
 
 

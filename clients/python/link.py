@@ -5,7 +5,7 @@ Theory of operation. One reader task reads every message, first applies it to
 read), then hands it to the request waiting for it, if any, and queues table
 traffic (``event``, ``your_turn``, ``snapshot``, ``bye`` and errors no
 request claimed) for ``async for``. Requests go one at a time; each returns
-its reply or raises ``ServerError``. Every request carries an ``id`` and its
+its reply or raises ``Refused``. Every request carries an ``id`` and its
 answer (or ``error``) the same ``re``, so an answer is never taken for
 another's.
 
@@ -40,7 +40,7 @@ from protocol import models as m
 
 from .backoff import Backoff, GaveUp
 from .connection import CodecName, TarotSocket
-from .errors import ClientError, ConnectionLost, Disconnected, ServerError
+from .errors import ClientError, ConnectionLost, Disconnected, Refused
 from .routing import table_url
 from .state import TableState
 
@@ -145,7 +145,7 @@ class Link:
     # ------------------------------------------------------------ requests
 
     async def _request(self, message: m.Request, accept: Accept) -> ServerMessage:
-        """Send ``message``; the reply ``accept`` takes, or ``ServerError``.
+        """Send ``message``; the reply ``accept`` takes, or ``Refused``.
 
         A refusal in ``RETRIED`` changed nothing: the message is sent again
         after a pause, until ``retry_seconds`` have passed.
@@ -154,7 +154,7 @@ class Link:
         while True:
             try:
                 return await self._exchange(message, accept)
-            except ServerError as e:
+            except Refused as e:
                 e.resent = backoff.tries > 0
                 if e.code not in RETRIED:
                     raise
@@ -193,7 +193,7 @@ class Link:
                 elif not future.cancelled():
                     future.exception()  # retrieved: it was raised, or the request gave up
         if isinstance(reply, m.Error):
-            raise ServerError.of(reply)
+            raise Refused.of(reply)
         return reply
 
     async def _ready(self) -> TarotSocket:
@@ -319,7 +319,7 @@ class Link:
                 await self._rejoin(conn)
                 self.reconnections += 1
                 return
-            except ServerError as e:
+            except Refused as e:
                 if e.code == "bad_session" and self.session is not None:
                     # Signed out meanwhile (elsewhere, or a new password): go on as a guest;
                     # the seat comes back by its own token.
@@ -351,6 +351,6 @@ class Link:
                 reply = await conn.recv()
             if isinstance(reply, m.Error):
                 await conn.close()
-                raise ServerError.of(reply)
+                raise Refused.of(reply)
             self._handle(reply)
         self._attach(conn)

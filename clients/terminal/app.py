@@ -28,7 +28,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, RichLog, Static
 
-from clients.python import Client, ClientError, ServerError, TableState, WireAction
+from clients.python import Client, ClientError, Refused, TableState, WireAction
 from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
@@ -349,7 +349,7 @@ class TableApp(App[list[m.Points] | None]):
         assert self.client is not None
         try:
             await self.client.act(action)
-        except ServerError as e:
+        except Refused as e:
             self.error = render.refusal_text(action, e.code, e.message, e.rule)
         except ClientError as e:
             self.error = str(e)

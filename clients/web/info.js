@@ -77,12 +77,12 @@ function pointsHTML(d) {
   const taker = scored ? scored.points : d.points[0] + discard;
   const defence = scored ? 91 - scored.points : d.points[1];
   const pct = Math.max(0, Math.min(100, Math.round((taker / 91) * 100)));
+  // What the taker's figure holds beyond the tricks; once scored, counted ("incl."), no longer "+ … at the end".
   let note = "";
-  if (scored) note = "";
-  else if (d.discardPoints !== null) note = t("info.withDiscard", { n: num(discard) });
-  else if (d.contract === "prise" || d.contract === "garde") note = t("info.discardLater");
-  else if (d.contract === "garde_sans") note = t("info.chienTaker");
-  else if (d.contract === "garde_contre") note = t("info.chienDefence");
+  if (d.discardPoints !== null) note = t("info.withDiscard", { n: num(discard) });
+  else if (d.contract === "prise" || d.contract === "garde") note = t(scored ? "info.discardCounted" : "info.discardLater");
+  else if (d.contract === "garde_sans") note = t(scored ? "info.chienTakerCounted" : "info.chienTaker");
+  else if (d.contract === "garde_contre") note = t(scored ? "info.chienDefenceCounted" : "info.chienDefence");
   const bouts = t("info.bouts", { n: scored ? scored.bouts : d.takerBouts });
   const target = t("info.target", { bouts, target: scored ? scored.target : d.target, points: num(taker) });
   return html`<div class="target" data-field="target">${target}</div><div class="points"><div><span class="side taker-side">${t("side.taker")}</span> <strong data-field="points-taker">${num(taker)}</strong></div><div><span class="side defence-side">${t("side.defence")}</span> <strong data-field="points-defence">${num(defence)}</strong></div></div><div class="bar" aria-hidden="true"><span style="width:${pct}%"></span><i style="left:${Math.round(((scored ? scored.target : d.target) / 91) * 100)}%"></i></div>${note ? html`<div class="muted small" data-field="points-note">${note}</div>` : ""}<div class="muted small">${t("info.tricksCount", { n: d.tricks.length })}</div>`;

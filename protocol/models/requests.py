@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter, model_validator
 
-from ..names import PlayerName
+from ..names import PLAYER_NAME_MAX, PlayerName
 from .actions import ActionModel
 from .base import (
     AiLevel,
@@ -37,7 +37,9 @@ class SignUp(Request):
     """A new account (its name unique, case-folded), signed in on this connection."""
 
     type: Literal["sign_up"] = "sign_up"
-    name: str = Field(max_length=200)  # checked as a display name: server/history/accounts.py
+    # As a seat's name: past PLAYER_NAME_MAX as sent, invalid_message; then checked as a
+    # display name (bad_name): server/history/accounts.py
+    name: str = Field(max_length=PLAYER_NAME_MAX)
     password: str = Field(max_length=1024)  # its own rules say more: 8-128 characters
 
 

@@ -8,8 +8,10 @@ messages are lower case and name the bad value, as the engine's do.
 
 from __future__ import annotations
 
+from server.errors import ServerError
 
-class DuplicateError(Exception):
+
+class DuplicateError(ServerError):
     """Anything the duplicate layer refuses."""
 
     code = "duplicate_error"

@@ -31,11 +31,11 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from protocol.errors import BadName as NameRefused
 from protocol.names import PLAYER_NAME_MAX, clean_name
-from protocol.names import BadName as NameRefused
 from protocol.skeletons import name_skeleton
 
-from .errors import BadName, BadPassword, BadSession, NameTaken, WrongCredentials
+from .errors import BadAccountName, BadPassword, BadSession, NameTaken, WrongCredentials
 from .guard import reachable
 from .schema import accounts, sessions
 
@@ -61,7 +61,7 @@ class SignedIn:
 
 
 def display_name(text: str) -> tuple[str, str]:
-    """The shown form of a display name and its unique key, or ``BadName``.
+    """The shown form of a display name and its unique key, or ``BadAccountName``.
 
     >>> display_name("  Ｊｅａｎ  Dupont")
     ('Jean Dupont', 'jean dupont')
@@ -69,14 +69,14 @@ def display_name(text: str) -> tuple[str, str]:
     try:
         name = clean_name(text, PLAYER_NAME_MAX)
     except NameRefused as e:
-        raise BadName(str(e)) from None
+        raise BadAccountName(str(e)) from None
     if not name:
-        raise BadName("the name is empty")
+        raise BadAccountName("the name is empty")
     return name, unicodedata.normalize("NFKC", name.casefold())
 
 
 def name_columns(text: str) -> tuple[str, str, str]:
-    """An account name's three columns: as shown, its key, its skeleton; or ``BadName``.
+    """An account name's three columns: as shown, its key, its skeleton; or ``BadAccountName``.
     (docs/DEPLOY.md: what an operator sets to rename an account.)
 
     >>> name_columns("  Ｍarie ")
@@ -114,7 +114,7 @@ class Accounts:
         return self._clock()
 
     async def sign_up(self, name: str, password: str) -> SignedIn:
-        """A new account, signed in; ``BadName``, ``BadPassword`` or ``NameTaken`` (the name,
+        """A new account, signed in; ``BadAccountName``, ``BadPassword`` or ``NameTaken`` (the name,
         in any case, or a name that looks like it)."""
         shown, key, skeleton = name_columns(name)
         check_password(password)
@@ -144,7 +144,7 @@ class Accounts:
         under it); None for a name no account has, or one that cannot be an account's."""
         try:
             shown, key = display_name(name)
-        except BadName:
+        except BadAccountName:
             return None
         query = select(accounts.c.name).where(
             (accounts.c.name_key == key) | (accounts.c.name_skeleton == name_skeleton(shown))
@@ -170,7 +170,7 @@ class Accounts:
         """A new session for the account; ``WrongCredentials`` if either is wrong."""
         try:
             _shown, key = display_name(name)
-        except BadName:
+        except BadAccountName:
             key = ""
         async with reachable(), self._engine.connect() as conn:
             found = (

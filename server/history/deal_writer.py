@@ -38,6 +38,7 @@ from collections import deque
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from server.errors import ServerError
 from server.metrics import Timings
 
 from .database import migrate
@@ -60,7 +61,7 @@ TABLE_WAIT = 60.0
 BATCH = 64
 
 
-class _Incomplete(Exception):
+class _Incomplete(ServerError):
     """A finished table whose deals are not all stored yet."""
 
 

@@ -7,8 +7,10 @@ case and name the bad value, as the engine's do.
 
 from __future__ import annotations
 
+from server.errors import ServerError
 
-class HistoryError(Exception):
+
+class HistoryError(ServerError):
     """Anything the history layer refuses; nothing was changed."""
 
     code = "history_error"
@@ -38,7 +40,7 @@ class AccountError(HistoryError):
     code = "account_error"
 
 
-class BadName(AccountError):
+class BadAccountName(AccountError):
     code = "bad_name"
 
 

@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.errors import ServerError
+
 POINTS_SCALE = 2.0  # rating points per point of score per deal
 START = 1500.0  # a new account's rating: the expert AI's
 K = 0.05  # an established rating's step, per point of surprise
@@ -31,7 +33,7 @@ PROVISIONAL_DEALS = 20  # rated deals before a rating is no longer provisional
 SEATS = 4
 
 
-class RatingError(ValueError):
+class RatingError(ServerError, ValueError):
     """A deal or a rating the model cannot take (a bad sheet, a wrong number of seats)."""
 
 

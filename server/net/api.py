@@ -21,7 +21,8 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from sqlalchemy.ext.asyncio import AsyncEngine
 from websockets.http11 import Response
 
-from server.history import BadName, HistoryError, queries
+from server.errors import ServerError
+from server.history import BadAccountName, HistoryError, queries
 from server.history.player_tables import player_tables as tables_of
 
 from . import http
@@ -32,7 +33,7 @@ NUMBER = re.compile(r"^[0-9]{1,9}$")
 Json = dict[str, Any]
 
 
-class ApiError(Exception):
+class ApiError(ServerError):
     def __init__(self, status: HTTPStatus, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
@@ -114,7 +115,7 @@ async def players(engine: AsyncEngine, _parts: list[str], query: Query) -> Json:
         raise bad_request("give the player's name: /api/players?name=NAME")
     try:
         account_id = await queries.account_id_of(engine, name)
-    except BadName as e:
+    except BadAccountName as e:
         raise bad_request(f"not a display name: {e.message}") from e
     if account_id is None:
         raise not_found(f"no player named {name[:60]!r}")

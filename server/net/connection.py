@@ -32,6 +32,7 @@ from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
 from . import connection_state as cs
+from .abuse import abuse_closed
 from .outbox import Outbox
 from .rate_limit import RateLimit
 from .signin import Signing
@@ -87,12 +88,9 @@ class Connection:
 
     def _too_slow(self) -> None:
         """The client does not read what it is sent: drop it, free what waits for it."""
-        self._abuse_closed("it does not read (send buffer over its bound)", "slow_reader")
+        why = "it does not read (send buffer over its bound)"
+        abuse_closed(self.address, self.node.metrics, why, "slow_reader")
         self.ws.transport.abort()
-
-    def _abuse_closed(self, why: str, code: str = "abuse_closed") -> None:
-        log.warning("closing a connection: %s", why, extra={"address": self.address})
-        self.node.metrics.refused.labels(code=code).inc()
 
     def _count_pings(self) -> None:
         """WebSocket pings count against the rate limit like messages do.
@@ -108,7 +106,7 @@ class Connection:
             if frame.opcode is Opcode.PING and not self.limit.allow():
                 self.strikes += 1
                 if self.strikes >= self.node.settings.abuse_strikes:
-                    self._abuse_closed("pings past the rate limit")
+                    abuse_closed(self.address, self.node.metrics, "pings past the rate limit")
                     asyncio.get_running_loop().call_soon(self.ws.transport.abort)
                 return  # dropped: no pong
             receive(frame)
@@ -164,7 +162,7 @@ class Connection:
         else:
             self.strikes += 1
             if self.strikes >= self.node.settings.abuse_strikes:
-                self._abuse_closed("messages past the rate limit")
+                abuse_closed(self.address, self.node.metrics, "messages past the rate limit")
                 self.send(m.Bye(reason="abuse", message="too many messages"))
                 await self._close_reading(1008, "rate limit")
                 return False
@@ -307,7 +305,8 @@ class Connection:
         runtime = await self.node.runtime(table_id)
         node = self.node.settings.node_id
         change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
-        await self._seated_by(runtime, change, re, last_seq)
+        watched = self.state.table is runtime  # a spectator's numbers: a snapshot (section 9)
+        await self._seated_by(runtime, change, re, None if watched else last_seq)
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
@@ -323,14 +322,18 @@ class Connection:
             if e.code == "unknown_table":
                 raise tr.TableRefused("bad_token", "the seat token is unknown") from e
             raise
-        seat = tr.seat_of_token(runtime.data, token)
         # The seat's session grows: an older connection of the seat, on any node, is
-        # told it was replaced (TableRuntime.apply_update).
+        # told it was replaced (TableRuntime.apply_update). The token is checked in the
+        # change: a leave committed meanwhile ended it.
         node = self.node.settings.node_id
-        change = await runtime.transact(lambda d, s: tr.present(d, s, seat, node))
+        change = await runtime.transact(
+            lambda d, s: tr.present(d, s, tr.seat_of_token(d, token), node)
+        )
+        seat = tr.seat_of_token(change.data, token)
+        watched = self.state.table is runtime  # a spectator's numbers: a snapshot (section 9)
         self._sit(runtime, seat, change.data.seats[seat].session)
         self.send(m.Joined(table_id=runtime.table_id, seat=seat, token=token, re=re))
-        await runtime.follow(self, last_seq)
+        await runtime.follow(self, None if watched else last_seq)
 
     def _sit(self, runtime: TableRuntime, seat: int, session: int) -> None:
         watched = self.state.table
@@ -361,12 +364,12 @@ class Connection:
 
     async def _leave(self, re: m.RequestId | None) -> None:
         cs.on_leave(self.state)  # refused here, before the commit, if it follows nothing
-        runtime, seat = self.table, self.seat
+        runtime, seat, session = self.table, self.seat, self.session
         if runtime is None:
             raise RuntimeError("a leave on a connection that follows no table")
         if seat is not None:
             # Commit first: if the store refuses, the seat and its events stay ours.
-            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms()))
+            await runtime.transact(lambda d, s: tr.leave(d, s, seat, now_ms(), session))
         runtime.unsubscribe(self)
         # The table may have let go of it meanwhile (lost, replaced): the lobby either way.
         self.state = cs.on_drop(self.state)

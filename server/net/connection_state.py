@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from protocol.errors import HelloRequired
+from server.errors import ServerError
 from server.table.refusals import TableRefused
 
 
@@ -43,7 +44,7 @@ class ConnectionPhase(enum.Enum):
     CLOSED = "closed"
 
 
-class ConnectionClosedError(Exception):
+class ConnectionClosedError(ServerError):
     """A transition asked of a closed connection: a bug, never a wire answer."""
 
     code = "closed"  # beside the refusals' codes in tests/server/net/test_connection_state.py

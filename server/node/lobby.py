@@ -162,6 +162,7 @@ class Lobby:
         if key is not None:
             made = self.tables.get(request_keys.table_id_of_key(key))
             if made is not None and request_keys.made_with(made.data, key):
+                request_keys.same_table(made.data, options)
                 return made  # answered before: that answer was lost
         if settings.max_tables:
             await self._fresh()

@@ -173,6 +173,9 @@ class TableRuntime:
         if state is None:
             state = followed_state(self.data, self.state, table)
         before, before_state = self.data, self.state
+        # Every event since the data held here? Else a turn may have come and gone unseen.
+        events = update.events
+        whole = events[0].seq == before.seq + 1 if events else table.seq == before.seq
         self.data, self.state = table, state
         self._archive(before, before_state)
         self.quiet_since = time.monotonic()
@@ -182,16 +185,19 @@ class TableRuntime:
                 sub.replaced()
         delivery = self.delivery
         delivery.known = table.seq
-        outs = delivery.set_turn(self._turn(update.events))
-        self._carry(outs + delivery.receive(update.events))
+        outs = delivery.set_turn(self._turn(events, whole))
+        self._carry(outs + delivery.receive(events))
 
     def _archive(self, before: TableData | None, before_state: engine.Deal | None) -> None:
         """Hand the history what finished between ``before`` and now (server/node/archive.py)."""
         if self.services.archive is not None:
             self.services.archive(before, before_state, self.data, self.state)
 
-    def _turn(self, events: list[StoredEvent]) -> Turn | None:
-        """The table's current turn; ``events`` are those that just brought it here."""
+    def _turn(self, events: list[StoredEvent], whole: bool = True) -> Turn | None:
+        """The table's current turn; ``events`` are those that just brought it here, all
+        of them since the data held before if ``whole``. Not all: a turn of the same seat
+        is not taken for the one known (the seat may have acted and be to act again: its
+        ``your_turn`` would come before the events of its new turn, issue 29.2)."""
         state, data = self.state, self.data
         if state is None or state.is_over or data.status != "playing":
             return None
@@ -200,7 +206,8 @@ class TableRuntime:
         if turns:
             return Turn(turns[-1], state.to_act, data.turn_deadline_ms)
         if (
-            current is not None
+            whole
+            and current is not None
             and current.seat == state.to_act
             and current.deadline_ms == data.turn_deadline_ms
         ):
@@ -224,7 +231,7 @@ class TableRuntime:
         self.state = deal_state(table.deal) if table.deal else None
         self._archive(None, None)
         self.delivery.restart(table.seq)
-        self.delivery.turn = self._turn([])
+        self.delivery.turn = self._turn([], whole=False)
         self.driver.changed()
         for sub in list(self.subscribers):
             if sub.seat is not None and sub.session < table.seats[sub.seat].session:
@@ -328,8 +335,12 @@ class TableRuntime:
         With ``last_seq`` (a reconnection), the missed events are replayed when
         the log still holds them; otherwise, or without it, a snapshot is sent.
         Returns True when events were replayed. Either way nothing is lost or
-        sent twice, and live events wait until the replay is done.
+        sent twice, and live events wait until the replay is done. A ``last_seq``
+        past the table's last event here (a store that lost commits, a client's
+        mistake) is not one the node knows: a snapshot (PROTOCOL.md, section 9).
         """
+        if last_seq is not None and last_seq > self.delivery.known:
+            last_seq = None
         self.subscribers[sub] = None
         self.delivery.add(sub, sub.seat, last_seq or 0)
         replayed = last_seq is not None and await self._replay(sub)

@@ -139,6 +139,7 @@ class Tables:
             made = await self.runtime(data.table_id)
             if not request_keys.made_with(made.data, key):
                 raise tr.TableRefused("bad_key", "this key is taken: choose another") from e
+            request_keys.same_table(made.data, options)
             return made
         except StoreError as e:
             raise unavailable(e) from e

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from server.errors import ServerError
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 from server.table.refusals import TableUnavailable
@@ -22,7 +23,7 @@ EVENT_LOG_LIMIT = 2000  # events kept per table for reconnection catch-up
 REVIEW_WINDOW_SECONDS = 3600.0  # deal reviews are counted per player over this window
 
 
-class StoreError(Exception):
+class StoreError(ServerError):
     """Base of store failures."""
 
 

@@ -17,9 +17,10 @@ and nowhere else, so every path that meets the store answers it with the same wo
 from __future__ import annotations
 
 from protocol.errors import ErrorCode
+from server.errors import ServerError
 
 
-class TableError(Exception):
+class TableError(ServerError):
     """A request the node does not carry out; ``code`` is a protocol error code."""
 
     def __init__(

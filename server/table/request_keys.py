@@ -7,7 +7,8 @@ holds no token yet, knows no table id. With a key (a random secret the client ch
 one per request), what the request makes follows from the key: the seat token of a
 join, and the id of a created table. Sent again, the join finds its seat already held
 with that token and answers it unchanged; the creation finds its table (the table keeps
-a hash of its key, so a key can only find the table it made).
+a hash of its key, so a key can only find the table it made) if it asks for the same
+options (``bad_key`` if not: the key was used for another table).
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ import base64
 import hashlib
 import hmac
 
+from protocol import models as m
+
 from .data import TableData
+from .refusals import TableRefused
 
 
 def _digest(purpose: str, *parts: str) -> bytes:
@@ -43,3 +47,11 @@ def key_hash(key: str) -> str:
 def made_with(data: TableData, key: str) -> bool:
     """The table was created by a ``create_table`` with ``key``."""
     return data.key_hash is not None and hmac.compare_digest(data.key_hash, key_hash(key))
+
+
+def same_table(data: TableData, options: m.TableOptions) -> TableData:
+    """The table a key made, for a ``create_table`` sent again: with the options it
+    was made with, else ``bad_key`` (the same key for another table)."""
+    if data.options != options:
+        raise TableRefused("bad_key", "this key made a table with other options: use a new key")
+    return data

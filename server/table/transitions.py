@@ -120,8 +120,16 @@ def dropped(
     return change
 
 
-def leave(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:
-    """A player leaves for good: the seat empties before the start, the AI takes it after."""
+def leave(
+    data: TableData, state: engine.Deal | None, seat: int, now_ms: int, session: int | None = None
+) -> Change:
+    """A player leaves for good: the seat empties before the start, the AI takes it after.
+
+    ``session``: the seat's session the leaving connection holds; a newer one (the seat
+    was resumed on another connection meanwhile) is not given away: ``not_seated``.
+    """
+    if session is not None and data.seats[seat].session != session:
+        raise TableRefused("not_seated", "this seat was resumed by another connection")
     occupant = "empty" if data.status == "waiting" else "ai"
     seats = data.with_seat(
         seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None, account_id=None

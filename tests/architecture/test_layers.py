@@ -34,7 +34,14 @@ ALLOWED_ACROSS = {
 # scores them), the sans-I/O table and the history, the settings (they check the history's
 # URL), the stores, the node, the network edge, and the app that assembles them.
 SERVER_LAYERS: list[set[str]] = [
-    {"server", "server.clock", "server.logs", "server.gc_tuning"},
+    {
+        "server",
+        "server.errors",
+        "server.clock",
+        "server.logs",
+        "server.gc_tuning",
+        "server.event_loop",
+    },
     {"server.metrics"},
     {"server.duplicate"},
     {"server.table", "server.history"},

@@ -113,7 +113,7 @@ def hostile_sheet() -> dict[str, Any]:
 
 @dataclass
 class FakeServer:
-    """A WebSocket server that speaks just enough tarot.v1 to seat the page, then sends
+    """A WebSocket server that speaks just enough tarot.v2 to seat the page, then sends
     hostile values in every field the page shows; it keeps every frame it received."""
 
     hostile: bool
@@ -140,7 +140,7 @@ class FakeServer:
         kind, re = msg.get("type"), msg.get("id")
         table_id = "evil"
         if kind == "hello":
-            return [{"type": "welcome", "protocol": 1, "server": "fake"}]
+            return [{"type": "welcome", "protocol": 2, "server": "fake"}]
         if kind == "list_tables":
             tables = [hostile_summary(table_id)] if self.hostile else []
             return [{"type": "tables", "re": re, "tables": tables}]
@@ -206,7 +206,7 @@ class FakeServer:
 
 async def start_fake(hostile: bool, cards: list[str] = GOOD_CARDS) -> FakeServer:
     fake = FakeServer(hostile=hostile, cards=cards)
-    fake.server = await serve(fake.handle, "127.0.0.1", 0, subprotocols=["tarot.v1.json"])  # type: ignore[list-item]
+    fake.server = await serve(fake.handle, "127.0.0.1", 0, subprotocols=["tarot.v2.json"])  # type: ignore[list-item]
     return fake
 
 

@@ -27,6 +27,23 @@ ONE_LINE = """els => els.filter((e) => {
     return lines.size > 1;
 }).map((e) => e.textContent)"""
 BOX = "e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+# A whole trick on the felt, not yet leaving: each card's box where it lies. A card just
+# played slides in from its seat for 0.3 s (South's from under South's plate, as from the
+# hand), and at speed 0.2 the trick leaves about as soon as that slide ends, so the box is
+# the card's place in its slot (offsets ignore the slide's transform), not where the slide
+# has got to when it is measured.
+RESTING = """() => {
+    const trick = document.querySelector('#centre .trick');
+    if (!trick || trick.classList.contains('leaving')) return null;
+    if (!document.querySelector('#info [data-section=last-trick]')) return null;
+    const slots = [...trick.querySelectorAll('.slot')];
+    if (slots.length !== 4) return null;
+    return Object.fromEntries(slots.map((s) => {
+        const c = s.querySelector('.card'), r = s.getBoundingClientRect();
+        const x = r.left + c.offsetLeft, y = r.top + c.offsetTop;
+        return [s.className.match(/pos-(\\w+)/)[1], [x, y, x + c.offsetWidth, y + c.offsetHeight]];
+    }));
+}"""
 
 
 def overlap(a: list[float], b: list[float]) -> bool:
@@ -70,20 +87,15 @@ async def test_long_names_and_a_spectator_at_1366x768(
     # Play: for the spectator, a whole trick on the felt: South's card clear of its plate,
     # North's and South's clear of each other; the last trick's labels in the panel.
     playing = asyncio.create_task(me.play_until("sheet", bid="garde"))
-    await spectator.page.wait_for_function(
-        "() => document.querySelectorAll('#centre .slot').length === 4"
-        " && document.querySelector('#info [data-section=last-trick]')",
-        polling=50,
-    )
-    slots = await spectator.page.locator("#centre .slot").evaluate_all(
-        "els => Object.fromEntries(els.map(e => [e.className.match(/pos-(\\w+)/)[1],"
-        " (r => [r.left, r.top, r.right, r.bottom])"
-        "(e.querySelector('.card').getBoundingClientRect())]))"
-    )
+    found = await spectator.page.wait_for_function(RESTING, polling=50)
+    slots = await found.json_value()
     plate = await spectator.page.locator("#seats .seat.pos-bottom .plate").evaluate(BOX)
     assert not overlap(slots["bottom"], plate), (slots, plate)
     assert not overlap(slots["bottom"], slots["top"]), slots
-    await spectator.screenshot(artifacts / "long-names-spectator-trick-1366.png")
+    # Without settling (the trick leaves 0.3 s after its last card): the cards where they lie.
+    await spectator.page.screenshot(
+        path=str(artifacts / "long-names-spectator-trick-1366.png"), animations="disabled"
+    )
     await spectator.page.wait_for_function(
         "() => document.querySelectorAll('#centre .slot').length < 4"
     )

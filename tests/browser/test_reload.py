@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.cards import TRUMPS
 
 from ..deal_seeds import deal_from, ordinary, where
 from .conftest import NewPlayer
@@ -82,6 +81,6 @@ def strong_for(seat: int) -> Callable[[str], bool]:
 
     def strong(seed: str) -> bool:
         hands = [engine.new_deal(dealer, bytes.fromhex(seed)).hands[seat] for dealer in range(4)]
-        return ordinary(seed) and all((hand & TRUMPS).bit_count() >= 10 for hand in hands)
+        return ordinary(seed) and all((hand & engine.TRUMPS).bit_count() >= 10 for hand in hands)
 
     return strong

@@ -65,6 +65,8 @@ async def test_a_spectator_keeps_the_names_of_who_played_after_they_leave(
     # 27.6: the side panel's points at the end are the sheet's, the discard counted.
     taker_points = await spectator.text("#info [data-field=points-taker]")
     assert taker_points == await spectator.text(".sheet [data-field=points] strong")
+    # Said as counted, not "+ the taker's discard, counted at the end" (a prise: Taker's bid).
+    assert await spectator.text("#info [data-field=points-note]") == "incl. the taker’s discard"
     log = await spectator.page.locator("#info [data-section=log] li").all_inner_texts()
     assert any(taker in line and "contract" in line for line in log), log
     assert not any("AI" in line for line in log), log

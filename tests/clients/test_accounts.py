@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
-from clients.python import Client, ServerError
+from clients.python import Client, Refused
 from protocol import models as m
 from server.app import App
 from server.history import accounts
@@ -66,7 +66,7 @@ async def test_sign_in_returns_a_new_token_and_sign_out_ends_it(url: str) -> Non
     async with await Client.connect(url) as client:
         first = await client.sign_up("Bob", PASSWORD)
     async with await Client.connect(url) as client:
-        with pytest.raises(ServerError) as refused:
+        with pytest.raises(Refused) as refused:
             await client.sign_in("bob", "not the password")
         assert refused.value.code == "wrong_credentials"
         assert client.account is None and client.session is None  # nothing changed
@@ -74,7 +74,7 @@ async def test_sign_in_returns_a_new_token_and_sign_out_ends_it(url: str) -> Non
         assert second != first and client.session == second
         await client.sign_out()
         assert client.account is None and client.session is None
-    with pytest.raises(ServerError) as gone:
+    with pytest.raises(Refused) as gone:
         await Client.connect(url, session=second)
     assert gone.value.code == "bad_session"
     async with await Client.connect(url, session=first) as other:  # another device's session
@@ -86,7 +86,7 @@ async def test_a_look_alike_of_an_accounts_name_is_refused_over_the_wire(url: st
     async with await Client.connect(url) as marie:
         await marie.sign_up("Marie", PASSWORD)
     async with await Client.connect(url) as other:
-        with pytest.raises(ServerError) as refused:
+        with pytest.raises(Refused) as refused:
             await other.sign_up("M\u0430rie", PASSWORD)
         assert refused.value.code == "name_taken"
         assert "looks like 'Marie', which is taken" in refused.value.message
@@ -112,7 +112,7 @@ async def test_a_dropped_client_reconnects_signed_in_or_as_a_guest_once_signed_o
         # the client says hello as a guest and takes its seat back by the seat's token.
         async with await Client.connect(url) as other:
             await other.sign_in("chloé", PASSWORD)
-            with pytest.raises(ServerError) as wrong:
+            with pytest.raises(Refused) as wrong:
                 await other.change_password("not the password", "a new passphrase")
             assert wrong.value.code == "wrong_credentials"
             await other.change_password(PASSWORD, "a new passphrase")

@@ -15,7 +15,7 @@ from clients.python import (
     Client,
     ClientError,
     Disconnected,
-    ServerError,
+    Refused,
     TableState,
     Unreachable,
     engine_view,
@@ -125,17 +125,17 @@ async def test_lobby_calls_list_create_watch_and_leave(url: str) -> None:
 
 async def test_refusals_raise_server_error_with_code_message_rule_and_reason(url: str) -> None:
     client = await Client.connect(url)
-    with pytest.raises(ServerError) as refused:
+    with pytest.raises(Refused) as refused:
         await client.join("NoSuchTable")
     assert refused.value.code == "unknown_table" and "NoSuchTable" in refused.value.message
-    with pytest.raises(ServerError) as refused:
+    with pytest.raises(Refused) as refused:
         await client.start()
     assert refused.value.code == "not_seated"
 
     created = await client.create_table(m.TableOptions(deals=1))
     state = await client.join(created.table.table_id)
     await client.start()
-    with pytest.raises(ServerError) as refused:
+    with pytest.raises(Refused) as refused:
         await client.start()
     assert refused.value.code == "already_started"
 
@@ -145,13 +145,13 @@ async def test_refusals_raise_server_error_with_code_message_rule_and_reason(url
             continue
         legal = state.legal
         if legal.bids:
-            with pytest.raises(ServerError) as refused:
+            with pytest.raises(Refused) as refused:
                 await client.play(state.view.hand[0])
             assert (refused.value.code, refused.value.reason) == ("illegal_action", "wrong_phase")
             errors.add("wrong_phase")
         unplayable = [c for c in state.view.hand if legal.cards and c not in legal.cards]
         if unplayable:
-            with pytest.raises(ServerError) as refused:
+            with pytest.raises(Refused) as refused:
                 await client.play(unplayable[0])
             assert refused.value.code == "illegal_action" and refused.value.rule == "R11"
             assert refused.value.reason in ("must_follow_suit", "must_trump", "must_overtrump")
@@ -184,7 +184,7 @@ async def test_a_resumed_seat_ends_the_other_connection_with_disconnected(url: s
 
 async def test_a_bad_token_is_refused(url: str) -> None:
     async with await Client.connect(url) as client:
-        with pytest.raises(ServerError) as refused:
+        with pytest.raises(Refused) as refused:
             await client.resume("nosuchtable.token")
         assert refused.value.code == "bad_token"
 

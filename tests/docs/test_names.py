@@ -8,7 +8,10 @@ client and the client library's socket to a server (now ``TarotSocket``);
 ``Action`` both the engine's actions and the client library's wire actions (now
 ``WireAction``). Issue 19 point 5. ``Node`` was the server's node and two command-line
 wrappers of a node's process (now ``NodeProcess``, ``NodeUnderTest``), ``Settings`` the
-server's and the deal review's (now ``ReviewSettings``): issue 26.
+server's and the deal review's (now ``ReviewSettings``), ``BadName`` the protocol's, the
+names module's and the history's (now one ``protocol.errors.BadName``, and the history's
+``BadAccountName``), ``ServerError`` the client library's "the server refused" (now
+``Refused``) beside the server's root error: issue 26.
 """
 
 from __future__ import annotations
@@ -23,7 +26,18 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "protocol", "server", "ai", "clients/python", "clients/terminal", "cli")
 PUBLIC_APIS = ("engine", "protocol", "protocol.models", "ai", "clients.python", "clients.terminal")
 # The names issue 19 found meaning two things.
-NAMED_TWICE = ("ScoreSheet", "Event", "Number", "Bot", "Connection", "Action", "Node", "Settings")
+NAMED_TWICE = (
+    "ScoreSheet",
+    "Event",
+    "Number",
+    "Bot",
+    "Connection",
+    "Action",
+    "Node",
+    "Settings",
+    "BadName",
+    "ServerError",
+)
 
 
 def test_the_public_apis_never_bind_one_name_to_two_things() -> None:

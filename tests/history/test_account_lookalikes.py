@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from protocol.skeletons import name_skeleton
-from server.history import Accounts, BadName, NameTaken, open_engine
+from server.history import Accounts, BadAccountName, NameTaken, open_engine
 from server.history.deals import count_rows
 from server.history.schema import accounts
 
@@ -67,7 +67,7 @@ async def test_names_that_look_different_are_kept_apart(engine: AsyncEngine) -> 
 async def test_a_name_with_a_letter_drawn_as_nothing_is_refused(
     engine: AsyncEngine, name: str
 ) -> None:
-    with pytest.raises(BadName, match=r"invisible or unassigned character \(U\+"):
+    with pytest.raises(BadAccountName, match=r"invisible or unassigned character \(U\+"):
         await Accounts(engine).sign_up(name, PASSWORD)
     assert (await count_rows(engine, ["accounts"]))["accounts"] == 0
 

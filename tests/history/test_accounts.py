@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.history import (
     Accounts,
-    BadName,
+    BadAccountName,
     BadPassword,
     BadSession,
     NameTaken,
@@ -69,7 +69,7 @@ async def test_a_name_is_taken_whatever_its_case_or_width(engine: AsyncEngine, n
     ],
 )
 async def test_hostile_names_are_refused(engine: AsyncEngine, name: str, why: str) -> None:
-    with pytest.raises(BadName, match=why) as caught:
+    with pytest.raises(BadAccountName, match=why) as caught:
         await Accounts(engine).sign_up(name, PASSWORD)
     assert caught.value.code == "bad_name"
     assert (await count_rows(engine, ["accounts"]))["accounts"] == 0

@@ -12,7 +12,8 @@ import unicodedata
 import pytest
 
 from protocol import models as m
-from protocol.names import PLAYER_NAME_MAX, REFUSED_CATEGORIES, BadName, clean_name, sanitize
+from protocol.errors import BadName
+from protocol.names import PLAYER_NAME_MAX, REFUSED_CATEGORIES, clean_name, sanitize
 from protocol.skeletons import name_skeleton, prototypes, skeleton
 from server.history.schema import NAME_SKELETON_MAX
 

@@ -3,7 +3,9 @@ and its pauses measured."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from cli.bench.processes import gc_figures, samples
 from server import gc_tuning as collector
 from server.metrics import Metrics
+from server.settings import Settings, SettingsError
 
 
 @pytest.fixture
@@ -78,3 +81,34 @@ def test_a_pause_over_5ms_is_counted_as_such() -> None:
     figures = gc_figures(before, samples(metrics.render({}).decode()))
     assert (figures["gc_pauses"], figures["gc_pauses_over_5ms"]) == (4, 2)
     assert (figures["gc_longest_pause_ms"], figures["gc_pause_ms_total"]) == (80.0, 95.0)
+
+
+@pytest.mark.usefixtures("restored_gc")
+async def test_the_sweeper_collects_the_young_and_middle_generations_on_its_period() -> None:
+    """Issue 28: collections at the node's times, each scanning what one period left."""
+    collector.settle()
+    metrics = Metrics()
+    metrics.gc_pauses.watch()
+    sweeper = asyncio.create_task(collector.sweep(0.02))
+    try:
+
+        class Node:
+            other: object = None
+
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        ref = weakref.ref(a)
+        del a, b
+        await asyncio.sleep(0.3)
+    finally:
+        sweeper.cancel()
+        metrics.gc_pauses.unwatch()
+    _young, middle, old = (sum(counts) for counts in metrics.gc_pauses.buckets)
+    assert middle >= 5  # every sweep collects the young and middle generations together
+    assert old == 0  # the old generation did not grow by a quarter in 0.3 s
+    assert ref() is None  # a cycle made meanwhile was collected
+
+
+def test_a_negative_sweep_period_is_refused() -> None:
+    with pytest.raises(SettingsError, match="sweep period"):
+        Settings(gc_sweep_ms=-1)

@@ -81,3 +81,20 @@ async def test_issue29_3_a_keyed_join_sent_again_elsewhere_replaces_the_first_co
     await again.send({"type": "start"})
     hand = await again.until(lambda m: m["type"] == "event" and m["event"]["kind"] == "hand")
     assert hand["event"]["seat"] == one["seat"]
+
+
+async def test_a_create_table_key_sent_again_with_other_options_is_a_bad_key(url: str) -> None:
+    """Issue 29.4: it answered the first table, whatever the second request asked for."""
+    first = await WireClient.open(url)
+    options = {"name": "Friday  night", "deals": 3}  # cleaned alike both times
+    one = await first.request(
+        {"type": "create_table", "options": options, "key": KEY}, "table_created"
+    )
+    again = await WireClient.open(url)
+    same = await again.request(
+        {"type": "create_table", "options": options, "key": KEY}, "table_created"
+    )
+    assert same["table"]["table_id"] == one["table"]["table_id"]
+    await again.send({"type": "create_table", "options": {**options, "deals": 2}, "key": KEY})
+    refused = await again.until(lambda m: m["type"] == "error")
+    assert refused["code"] == "bad_key", refused

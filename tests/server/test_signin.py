@@ -318,3 +318,22 @@ async def test_issue27_11_two_seats_of_a_table_never_show_one_name_or_look_alike
         assert refused["code"] == "bad_name", (name, refused)
     guest = await WireClient.open(url_of(node))
     await guest.request({"type": "join", "table_id": table_id, "name": "Chloe"}, "joined")
+
+
+async def test_a_name_longer_than_its_maximum_as_sent_is_invalid_message_everywhere(
+    node: App,
+) -> None:
+    """Issue 29.4: one code for a 41-character name. A sign_up took up to 200 (then
+    bad_name) while a join's was refused by the schema (invalid_message)."""
+    client = await WireClient.open(url_of(node))
+    created = await client.request({"type": "create_table"}, "table_created")
+    refused = [
+        {"type": "sign_up", "name": "x" * 41, "password": PASSWORD},
+        {"type": "join", "table_id": created["table"]["table_id"], "name": "x" * 41},
+        {"type": "create_table", "options": {"name": "x" * 61}},
+    ]
+    for message in refused:
+        await client.send(message)
+        error = await client.until(lambda m: m["type"] == "error")
+        assert error["code"] == "invalid_message", (message["type"], error)
+    await client.request({"type": "sign_up", "name": "x" * 40, "password": PASSWORD}, "signed_in")
