@@ -96,6 +96,11 @@ class Metrics:
         self.redis_pool_in_use = Gauge(
             "tarot_redis_pool_in_use_connections", "Redis connections in use now", registry=r
         )
+        self.redis_pubsub_lag = Gauge(
+            "tarot_redis_pubsub_lag_seconds",
+            "from a PUBLISH of this node's probe to its reading here, the last one",
+            registry=r,
+        )
         self.redis_down = Gauge(
             "tarot_redis_down", "1 while Redis does not answer this node", registry=r
         )

@@ -139,7 +139,14 @@ async def test_every_metric_the_dashboard_and_alerts_name_exists(tmp_path: Path)
         await client.until(lambda m: m["type"] == "error")
         table_id = await create(client)  # a table, by phase
         await client.request({"type": "join", "table_id": table_id}, "joined")
-        found = names(await read(app))
+        values = await read(app)
+        for _ in range(50):  # the pub/sub probe's first round trip
+            if values["tarot_redis_pubsub_lag_seconds"] > 0:
+                break
+            await asyncio.sleep(0.1)
+            values = await read(app)
+        assert 0 < values["tarot_redis_pubsub_lag_seconds"] < 1, values
+        found = names(values)
     finally:
         await app.stop(drain_seconds=0)
         await flush(REDIS_TEST_URL)
@@ -159,5 +166,6 @@ async def test_every_metric_the_dashboard_and_alerts_name_exists(tmp_path: Path)
         "tarot_redis_round_trips_total",
         "tarot_redis_errors_total",
         "tarot_draining",
+        "tarot_redis_pubsub_lag_seconds",
     }
     assert wanted <= found, wanted - found

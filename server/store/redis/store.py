@@ -68,6 +68,7 @@ from . import keys
 from . import layout as rt
 from .calls import RedisCalls
 from .connect import Client, open_clients
+from .probe import PubSubProbe
 from .review_limits import SharedPlayerLimits
 from .scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
 from .updates import Updates
@@ -122,6 +123,7 @@ class RedisStore(RedisCalls):
         # their delta over (``layout``): one this node made, loaded or heard of.
         self.stored: dict[str, TableData] = {}
         self.updates = Updates(self, client, pubsub_client)
+        self.probe = PubSubProbe(client, pubsub_client, self.store_id)  # started by connect
 
     @classmethod
     async def connect(
@@ -137,6 +139,7 @@ class RedisStore(RedisCalls):
             **options,
         )
         store.updates.start()
+        store.probe.start()
         return store
 
     def on_lost(self, listener: Callable[[str], None]) -> None:
@@ -147,6 +150,7 @@ class RedisStore(RedisCalls):
         metrics.redis_pool_size.set(self.max_connections)
         metrics.redis_pool_in_use.set_function(lambda: self.max_connections - self._slots._value)
         metrics.redis_down.set_function(lambda: float(self.outage.down))
+        metrics.redis_pubsub_lag.set_function(lambda: self.probe.lag or 0.0)
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
@@ -348,6 +352,7 @@ class RedisStore(RedisCalls):
             return False
 
     async def close(self) -> None:
+        await self.probe.close()
         await self.updates.close()
         if self.writer is not self.client:
             await self.writer.aclose()
