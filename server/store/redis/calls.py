@@ -107,10 +107,15 @@ class RedisCalls:
         client = self.client
 
         async def each() -> list[Any]:
-            pipe = client.pipeline(transaction=False)
-            for table_id in table_ids:
-                await script(keys=_listed(key_of(table_id)), args=args_of(table_id), client=pipe)
-            return await pipe.execute()
+            # ``async with``: a pipeline left by a failed call is reset, not left to the
+            # garbage collector ("Unclosed Pipeline client" at ERROR while Redis was down).
+            async with client.pipeline(transaction=False) as pipe:
+                for table_id in table_ids:
+                    await script(
+                        keys=_listed(key_of(table_id)), args=args_of(table_id), client=pipe
+                    )
+                answers: list[Any] = await pipe.execute()
+                return answers
 
         return await self.call(each, "tables")
 

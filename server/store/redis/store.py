@@ -327,10 +327,11 @@ class RedisStore(RedisCalls):
             return []
 
         async def statuses() -> list[Any]:
-            pipe = self.client.pipeline(transaction=False)
-            for table_id in ids:
-                pipe.hget(keys.state(table_id.decode()), "status")
-            return await pipe.execute()
+            async with self.client.pipeline(transaction=False) as pipe:  # reset if it fails
+                for table_id in ids:
+                    pipe.hget(keys.state(table_id.decode()), "status")
+                answers: list[Any] = await pipe.execute()
+                return answers
 
         found = await self.call(statuses, "lobby")
         return [i.decode() for i, status in zip(ids, found, strict=True) if status == b"playing"]
