@@ -37,7 +37,18 @@ def add_parser(sub: Any) -> None:
         default=DEFAULT_SERVER,
         help=f"WebSocket URL ({DEFAULT_SERVER})",
     )
-    p.add_argument("--table", required=True, help="the table's id, or 'new' to create one")
+    p.add_argument(
+        "--table",
+        required=True,
+        help="the table's id, 'new' to create one, or 'queue' for quick play (a table of"
+        " strangers by rating, AI after a wait)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["casual", "rated"],
+        default="casual",
+        help="with --table queue: casual (default) or rated (signed in)",
+    )
     p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: any free one)")
     p.add_argument(
         "--policy", required=True, help="module:Class (a clients.python.Bot) or ai:LEVEL"
@@ -83,6 +94,11 @@ async def play(args: argparse.Namespace, bot: Bot) -> dict[str, Any]:
     codec: CodecName = "json" if args.json else "msgpack"
     async with await Client.connect(args.server, codec, table=table) as client:
         table_id = args.table
+        if table_id == "queue":
+            state = await client.queue(args.mode, args.deals, args.name or bot.name)
+            print(f"seated by quick play at table {state.table_id}", file=sys.stderr, flush=True)
+            totals = await play_table(client, bot, on_message=report)
+            return {"table": state.table_id, "seat": state.seat, "totals": totals}
         if table_id == "new":
             created = await client.create_table(m.TableOptions(deals=args.deals))
             table_id = created.table.table_id

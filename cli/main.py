@@ -10,6 +10,7 @@ from . import admin, archive, arena, bot, play, review, schema, score, serve, si
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
+from .bench import queue as bench_queue
 from .bench import review as bench_review
 from .bench import server as bench_server
 
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_review.add_parser(bench_sub)
     bench_history.add_parser(bench_sub)
     bench_duplicate.add_parser(bench_sub)
+    bench_queue.add_parser(bench_sub)
     return parser
 
 

@@ -104,6 +104,12 @@ def add_parser(sub: Any) -> None:
     admin.add_argument(
         "--admin-token", help="the admin API's bearer token, 16+ characters (or TAROT_ADMIN_TOKEN)"
     )
+    p.add_argument(
+        "--queue",
+        metavar="NAME=VALUE,...",
+        help="quick play's settings, e.g. fill_two_seconds=30,ready_seconds=10 (docs/DEPLOY.md,"
+        " Quick play; or TAROT_QUEUE)",
+    )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")
     redis.add_argument("--redis-pool", type=int, help="connections to Redis per node (32)")
@@ -127,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     from server.app import CannotListen, run_server
     from server.history import HistoryError
     from server.logs import fatal, setup_logging
-    from server.settings import Settings, SettingsError
+    from server.settings import QueueSettings, Settings, SettingsError
     from server.store.base import StoreError, StoreRefused
 
     try:
@@ -145,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             redis_timeout=args.redis_timeout,
             idle_ttl_hours=args.idle_ttl_hours,
             finished_ttl_hours=args.finished_ttl_hours,
+            queue=None if args.queue is None else QueueSettings.parse(args.queue),
             **{name: getattr(args, name) for name in SECURITY_SETTINGS},
         )
     except SettingsError as e:

@@ -37,7 +37,14 @@ V1_CLIENT_TYPES = frozenset(
     }
 )
 # Version 2's own client messages (PROTOCOL.md lists each with the section it is in).
-V2_CLIENT_TYPES: frozenset[str] = frozenset()
+V2_CLIENT_TYPES: frozenset[str] = frozenset(
+    {
+        "queue",  # section 16, quick play
+        "cancel_queue",
+        "ready",
+        "play_now",
+    }
+)
 CLIENT_TYPES = {1: V1_CLIENT_TYPES, 2: V1_CLIENT_TYPES | V2_CLIENT_TYPES}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from server.errors import ServerError
@@ -46,6 +46,65 @@ _DURATIONS_AND_RATES = (
     "unload_idle_seconds",
     "gc_sweep_ms",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class QueueSettings:
+    """Quick play (docs/DEPLOY.md, "Quick play"): the matching, the ready check, its tables."""
+
+    spread: float = 150.0  # rating points apart a group may be at first
+    wide_spread: float = 400.0  # ... after wide_after_seconds of waiting
+    wide_after_seconds: float = 30.0
+    anyone_after_seconds: float = 60.0  # then any ratings
+    fill_three_seconds: float = 45.0  # then three humans and one AI
+    fill_two_seconds: float = 60.0  # then two humans and two AI
+    ready_seconds: float = 10.0  # the ready check
+    turn_seconds: float | None = 30.0  # quick-play tables' turn clock (None: none)
+    ai_level: str = "expert"  # the AI seated beside the humans
+    abandon_wait_seconds: float = 60.0  # the first abandon's wait; doubled at each next one
+    abandon_wait_max_seconds: float = 1800.0
+    abandon_window_hours: float = 24.0  # abandons are forgotten this long after the last
+    tick_seconds: float = 0.25  # how often the node reads its tickets (and matches)
+    lease_ms: int = 5000  # a ticket whose node stops renewing it goes then
+
+    def __post_init__(self) -> None:
+        for each in fields(self):
+            value = getattr(self, each.name)
+            if isinstance(value, int | float) and not 0 <= value < math.inf:
+                name = each.name
+                raise SettingsError(f"queue setting {name} must be a finite number >= 0")
+        if self.tick_seconds <= 0 or self.lease_ms < 1000 or self.ready_seconds <= 0:
+            raise SettingsError("queue tick, ready check and lease must be positive (lease >= 1 s)")
+        if self.ai_level not in ("random", "basic", "expert", "strong"):
+            raise SettingsError(f"unknown AI level {self.ai_level!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> QueueSettings:
+        """``"ready_seconds=5, turn_seconds=none"``: ``--queue`` and ``TAROT_QUEUE``."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, object] = {}
+        for item in split_list(text):
+            name, _, value = item.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in known or not value:
+                raise SettingsError(
+                    f"queue setting {item!r}: NAME=VALUE, NAME one of {sorted(known)}"
+                )
+            values[name] = _queue_value(name, value.strip())
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def _queue_value(name: str, value: str) -> object:
+    if name == "ai_level":
+        return value
+    if name == "turn_seconds" and value.lower() in ("none", "0"):
+        return None
+    try:
+        return int(value) if name == "lease_ms" else float(value)
+    except ValueError:
+        raise SettingsError(f"queue setting {name} must be a number, not {value!r}") from None
+
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -99,6 +158,7 @@ class Settings:
     # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
     gc_sweep_ms: float = 50.0
     event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
+    queue: QueueSettings = field(default_factory=QueueSettings)  # quick play
 
     def __post_init__(self) -> None:
         _check_numbers(self)
@@ -156,12 +216,19 @@ class Settings:
         for name in ("allowed_hosts", "allowed_origins", "trusted_proxies"):
             if listed := os.environ.get(f"TAROT_{name.upper()}"):
                 env[name] = split_list(listed)
-        if token := os.environ.get("TAROT_METRICS_TOKEN"):
-            env["metrics_token"] = token
-        if token := os.environ.get("TAROT_ADMIN_TOKEN"):
-            env["admin_token"] = token
+        env |= _tokens_from_env()
+        if queue := os.environ.get("TAROT_QUEUE"):
+            env["queue"] = QueueSettings.parse(queue)
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
+
+
+def _tokens_from_env() -> dict[str, object]:
+    """``TAROT_METRICS_TOKEN`` and ``TAROT_ADMIN_TOKEN``, those that are set."""
+    named = {
+        name: os.environ.get(f"TAROT_{name.upper()}") for name in ("metrics_token", "admin_token")
+    }
+    return {name: token for name, token in named.items() if token}
 
 
 def _check_urls(settings: Settings) -> None:

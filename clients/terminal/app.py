@@ -44,6 +44,7 @@ from .decisions import (
     swap_poignee_card,
 )
 from .local_server import LocalServer, StartServer
+from .queueing import queue_here
 from .serverlog import ServerLog
 
 
@@ -83,6 +84,7 @@ class TableApp(App[list[m.Points] | None]):
         codec: Any = "msgpack",
         watch: bool = False,
         local_server: StartServer | None = None,
+        queue: m.QueueMode | None = None,
     ) -> None:
         super().__init__()
         if watch and (url is None or table_id is None):
@@ -94,7 +96,7 @@ class TableApp(App[list[m.Points] | None]):
         self.table_id = table_id
         self.seat = seat
         self.player_name = name
-        self.deals = deals
+        self.deals, self.queue = deals, queue
         self.ai_level: m.AiLevel = ai_level
         self.codec = codec
         self.client: Client | None = None
@@ -165,6 +167,8 @@ class TableApp(App[list[m.Points] | None]):
             await client.watch(table_id)
             self.log_line(f"Watching table {table_id}.")
             return
+        if self.queue is not None:  # quick play: seated where the server says
+            return await queue_here(self, client)
         if table_id is None:
             options = m.TableOptions(deals=self.deals, ai_level=self.ai_level)
             table_id = (await client.create_table(options)).table.table_id

@@ -12,6 +12,12 @@ export interface BidAction {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+/** Stop searching (refused with ``not_queued`` when this connection is not queued). */
+export interface CancelQueue {
+  id?: string | number | null;
+  type: "cancel_queue";
+}
+
 /** A new password for the signed-in account: this session stays, the account's other sessions are revoked (a device that knew the old password is signed out). */
 export interface ChangePassword {
   id?: string | number | null;
@@ -89,9 +95,33 @@ export interface PlayAction {
   card: string;
 }
 
+/** Start now against three AI (leaving the queue if this connection was in it). */
+export interface PlayNow {
+  id?: string | number | null;
+  type: "play_now";
+  deals?: number;
+  name?: string;
+}
+
 export interface PoigneeAction {
   kind: "poignee";
   cards: string[];
+}
+
+/** Search a table of four by rating; a guest may ask ``casual`` only. */
+export interface Queue {
+  id?: string | number | null;
+  type: "queue";
+  mode?: "rated" | "casual";
+  deals?: number;
+  name?: string;
+}
+
+/** Confirm the group ``match_found`` proposed, before its ``deadline_ms``. */
+export interface Ready {
+  id?: string | number | null;
+  type: "ready";
+  match_id: string;
 }
 
 /** Come back to a seat with its token, or (signed in) to the account's seat at ``table_id``; ``last_seq`` is the last event seen. */
@@ -161,7 +191,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Queue | CancelQueue | Ready | PlayNow;
 
 export interface AccountInfo {
   id: number;
@@ -287,6 +317,15 @@ export interface Event {
   event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
 }
 
+/** Version 2: the events of one commit (numbered in order, maybe none), the turn they give you (only to the seat to act) and the ``re`` of your request that made them. */
+export interface Events {
+  type: "events";
+  table_id: string;
+  events: NumberedEvent[];
+  your_turn: TurnOffer | null;
+  re: string | number | null;
+}
+
 /** Private: a seat's 18 dealt cards. */
 export interface HandEvent {
   kind: "hand";
@@ -339,6 +378,23 @@ export interface LegalChoices {
   cards?: string[];
 }
 
+/** A group is found: say ``ready`` with ``match_id`` before ``deadline_ms``. ``humans`` players were found and ``ai`` AI seats fill the table (humans + ai = 4). Whoever does not confirm in time leaves the queue; those who did go back in first. */
+export interface MatchFound {
+  type: "match_found";
+  match_id: string;
+  deadline_ms: number;
+  humans: number;
+  ai: number;
+  mode: "rated" | "casual";
+  deals: number;
+}
+
+/** One event of a batch: ``hidden`` where it is not yours to see. */
+export interface NumberedEvent {
+  seq: number;
+  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
+}
+
 export interface PasswordChanged {
   re: string | number | null;
   type: "password_changed";
@@ -366,6 +422,19 @@ export interface PoigneeInfo {
 export interface Pong {
   re: string | number | null;
   type: "pong";
+}
+
+/** Where this connection stands in the queue. ``searching``: the players searching now on every node (a count, never names), ``waited_ms`` this player's wait so far. ``penalty``: the player left rated quick-play tables mid-game and may queue again at ``penalty_until_ms`` (the server's clock). */
+export interface QueueStatus {
+  re: string | number | null;
+  type: "queue_status";
+  state: "searching" | "idle" | "penalty";
+  searching: number;
+  mode: "rated" | "casual" | null;
+  deals: number | null;
+  waited_ms: number;
+  penalty_until_ms: number | null;
+  reason: "cancelled" | "not_ready" | "seated" | "play_now" | null;
 }
 
 /** Public after the deal: its full ``tarot-record/1`` (docs/RECORD.md). */
@@ -511,6 +580,7 @@ export interface Snapshot {
   seq: number;
   table: TableSummary;
   view: SeatView | null;
+  your_turn: TurnOffer | null;
 }
 
 /** The answer to ``review_stored_deal``: the same review, of a deal of the history. */
@@ -584,6 +654,13 @@ export interface TurnEvent {
   deadline_ms: number | null;
 }
 
+/** ``your_turn`` folded into an ``events`` frame or a ``snapshot``: it is your turn at event ``seq``; here is what you may do. */
+export interface TurnOffer {
+  seq: number;
+  legal: LegalChoices;
+  deadline_ms: number | null;
+}
+
 export interface Watching {
   re: string | number | null;
   type: "watching";
@@ -609,4 +686,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound;

@@ -13,24 +13,13 @@ from .base import (
     Seat,
     TableId,
 )
+from .batches import Events, TurnOffer
+from .envelope import Reply
 from .events import EventModel
+from .queue import MatchFound, QueueStatus
 from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
-
-
-class Reply(Model):
-    """The answer to one request: ``re`` is the request's ``id``, left out when it had none."""
-
-    re: RequestId | None = None
-
-    @model_serializer(mode="wrap")
-    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        re = data.pop("re")
-        if re is not None:
-            data["re"] = re  # last: ``type`` stays first, as in every other message
-        return data
 
 
 class AccountInfo(Model):
@@ -117,6 +106,14 @@ class Snapshot(Model):
     seq: int
     table: TableSummary
     view: SeatView | None  # None before the first deal
+    your_turn: TurnOffer | None = None  # version 2, to the seat to act: its turn folded in
+
+    @model_serializer(mode="wrap")
+    def _drop_null_turn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data["your_turn"] is None:
+            del data["your_turn"]  # version 1's snapshot is what it always was
+        return data
 
 
 class Event(Model):
@@ -218,6 +215,7 @@ ServerMessage = Annotated[
     | Watching
     | Snapshot
     | Event
+    | Events
     | YourTurn
     | Left
     | Pong
@@ -226,7 +224,9 @@ ServerMessage = Annotated[
     | ReviewProgress
     | DealReview
     | StoredDealReview
-    | Bye,
+    | Bye
+    | QueueStatus
+    | MatchFound,
     Field(discriminator="type"),
 ]
 

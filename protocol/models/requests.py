@@ -10,18 +10,12 @@ from ..names import PLAYER_NAME_MAX, PlayerName
 from .actions import ActionModel
 from .base import (
     AiLevel,
-    Model,
-    RequestId,
     Seat,
     TableId,
 )
+from .envelope import Request
+from .queue import CancelQueue, PlayNow, Queue, Ready
 from .tables import TableOptions
-
-
-class Request(Model):
-    """Every client message may carry an ``id``; its answer then carries it as ``re``."""
-
-    id: RequestId | None = None
 
 
 class Hello(Request):
@@ -177,7 +171,11 @@ ClientMessage = Annotated[
     | Leave
     | ReviewDeal
     | ReviewStoredDeal
-    | Ping,
+    | Ping
+    | Queue
+    | CancelQueue
+    | Ready
+    | PlayNow,
     Field(discriminator="type"),
 ]
 

@@ -79,6 +79,9 @@ _ONLY_IN: dict[str, tuple[ConnectionPhase, ...]] = {
     "act": (ConnectionPhase.SEATED,),
     "next_deal": (ConnectionPhase.SEATED,),
     "leave": _FOLLOWING,
+    "queue": (ConnectionPhase.LOBBY,),  # quick play: from the lobby only
+    "ready": (ConnectionPhase.LOBBY,),
+    "play_now": (ConnectionPhase.LOBBY,),
 }
 
 
@@ -94,6 +97,11 @@ def _refusal(state: ConnectionState[T], message_type: str) -> TableRefused:
     if message_type in ("join", "watch") and state.table is not None:
         return TableRefused(
             "already_seated", f"this connection already follows table {state.table.table_id}"
+        )
+    if message_type in ("queue", "ready", "play_now") and state.table is not None:
+        return TableRefused(
+            "already_seated",
+            f"this connection follows table {state.table.table_id}: leave it to play another",
         )
     if message_type == "resume":
         return TableRefused("already_seated", "this connection already holds a seat")

@@ -34,6 +34,7 @@ from server.history import (
     migrate,
     open_engine,
 )
+from server.queue.seats import CASUAL_TABLE
 from server.table.data import SeatData, TableData
 
 log = logging.getLogger("tarot.history")
@@ -147,7 +148,13 @@ def finished_deal(data: TableData, state: engine.Deal) -> FinishedDeal:
         started_at=_at(deal.started_ms or finished),
         finished_at=_at(finished),
         seats=tuple(occupant(s, data.options.ai_level) for s in data.seats),
+        rated=may_rate(data),
     )
+
+
+def may_rate(data: TableData) -> bool:
+    """False for a casual quick-play table: its deals are never rated (docs/RATINGS.md)."""
+    return data.options.name != CASUAL_TABLE
 
 
 def finished_table(data: TableData) -> FinishedTable:

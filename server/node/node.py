@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.metrics import Metrics
 from server.settings import Settings
 from server.store.base import TableStore
+from server.table.data import TableData
 
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
 from .moderation import Moderation
+from .quickplay import QuickPlay
 from .review_limits import PlayerLimits
 from .reviews import Reviews
 from .runtime import TableRuntime, TableServices
@@ -57,13 +60,24 @@ class Node:
         )
         self.archive = archive  # finished deals to the history (``tarot serve``)
         self.accounts = accounts  # in the history's database (``signin``)
+
+        def seen(
+            before: TableData | None,
+            before_state: engine.Deal | None,
+            after: TableData,
+            after_state: engine.Deal | None,
+        ) -> None:  # the history's, and quick play's abandons
+            if archive is not None:
+                archive.seen(before, before_state, after, after_state)
+            self.quickplay.seen(before, before_state, after, after_state)
+
         services = TableServices(
             store,
             settings,
             self.metrics,
             self.bots,
             lambda _: None,  # replaced by the tables' own
-            None if archive is None else archive.seen,
+            seen,
         )
         self.tables = Tables(
             services,
@@ -79,6 +93,7 @@ class Node:
             self.metrics.watch_history(archive.writer)
         self.moderation = Moderation()  # maintenance and bans (the admin API)
         self.lobby = Lobby(store, settings, self.tables, self.moderation)
+        self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         store.on_lost(self.tables.lost)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
@@ -89,8 +104,10 @@ class Node:
     async def start(self) -> None:
         await self.leases.start()
         self.lobby.start()
+        self.quickplay.start()
 
     async def stop(self) -> None:
+        await self.quickplay.stop()
         await self.lobby.stop()
         await self.leases.stop()
         await self.tables.stop()

@@ -1,6 +1,6 @@
 """A lost table ends the seat's stream: ``error`` ``table_lost`` (PROTOCOL.md section 14).
 
-The server here is one of the test's own, speaking ``tarot.v1`` on loopback: it
+The server here is one of the test's own, speaking ``tarot.v2`` on loopback: it
 seats the client with a real table's snapshot, then says the table store lost
 the table, as a node does after Redis restarted empty.
 """
@@ -45,7 +45,7 @@ async def losing(url: str) -> AsyncIterator[str]:
         await ws.send(MSGPACK.encode(m.Error(code="table_lost", message=lost)))
         await ws.wait_closed()
 
-    offered = [Subprotocol("tarot.v1.msgpack")]
+    offered = [Subprotocol("tarot.v2.msgpack")]
     async with serve(answer, "127.0.0.1", 0, subprotocols=offered) as server:
         yield f"ws://127.0.0.1:{next(iter(server.sockets)).getsockname()[1]}/"
 

@@ -125,8 +125,8 @@ def test_json_and_msgpack_carry_the_same_shapes(message: Any) -> None:
 
 def test_strategies_cover_every_message_type_and_event_kind() -> None:
     # The unions the round trips draw from are the models' own: nothing is left out.
-    assert len(union_members(m.ClientMessage)) == 17
-    assert len(union_members(m.ServerMessage)) == 19
+    assert len(union_members(m.ClientMessage)) == 21  # 17 of version 1, 4 of quick play
+    assert len(union_members(m.ServerMessage)) == 22  # 19 of version 1, events, 2 of quick play
     assert len(union_members(m.EventModel)) == 19
 
 

@@ -35,6 +35,7 @@ class RedisCalls:
     store_id: str
     follow_ttl_ms: int
     outage: Outage
+    max_connections: int
     _slots: asyncio.Semaphore
     _acquire: AsyncScript
     _release: AsyncScript
@@ -61,6 +62,13 @@ class RedisCalls:
         finally:
             if self.metrics is not None:
                 self.metrics.store_seconds.observe(time.perf_counter() - start)
+
+    def watch(self, metrics: Metrics) -> None:
+        """Report round trips, the pool and outages to ``metrics``."""
+        self.metrics = metrics
+        metrics.redis_pool_size.set(self.max_connections)
+        metrics.redis_pool_in_use.set_function(lambda: self.max_connections - self._slots._value)
+        metrics.redis_down.set_function(lambda: float(self.outage.down))
 
     def _failed(self, error: object) -> None:
         self.outage.failed(error)

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from server.queue.tickets import TicketStore
 from server.store.base import (
     EVENT_LOG_LIMIT,
     Listener,
@@ -71,6 +72,7 @@ from .connect import Client, open_clients
 from .probe import PubSubProbe
 from .review_limits import SharedPlayerLimits
 from .scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
+from .tickets import RedisTickets
 from .updates import Updates
 from .writer import Writer
 
@@ -124,6 +126,7 @@ class RedisStore(RedisCalls):
         self.stored: dict[str, TableData] = {}
         self.updates = Updates(self, client, pubsub_client)
         self.probe = PubSubProbe(client, pubsub_client, self.store_id)  # started by connect
+        self._tickets = RedisTickets(self)
 
     @classmethod
     async def connect(
@@ -146,15 +149,16 @@ class RedisStore(RedisCalls):
         self.updates.lost = listener
 
     def attach_metrics(self, metrics: Metrics) -> None:
-        self.metrics = metrics
-        metrics.redis_pool_size.set(self.max_connections)
-        metrics.redis_pool_in_use.set_function(lambda: self.max_connections - self._slots._value)
-        metrics.redis_down.set_function(lambda: float(self.outage.down))
+        self.watch(metrics)  # calls.py: the pool, the outage
         metrics.redis_pubsub_lag.set_function(lambda: self.probe.lag or 0.0)
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
         return SharedPlayerLimits(self, per_window)
+
+    def ticket_queue(self) -> TicketStore:
+        """Quick play's queue in this Redis: one queue, whichever node a player is on."""
+        return self._tickets
 
     # ------------------------------------------------------------ tables
 
