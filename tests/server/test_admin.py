@@ -148,6 +148,11 @@ async def test_a_maintenance_is_announced_and_refuses_new_tables(
     await players[1].send({"type": "create_table", "id": 4})
     refused = await players[1].until(lambda m: m.get("re") == 4)
     assert refused["code"] == "maintenance"
+    quick = await WireClient.open(url, version=2)  # quick play makes tables too
+    for number, kind in enumerate(("play_now", "queue"), 5):
+        await quick.send({"type": kind, "id": number})
+        refused = await quick.until(lambda m: m.get("re") in (5, 6) and m["type"] == "error")
+        assert refused["code"] == "maintenance", refused
     await players[2].request({"type": "join", "table_id": table_id}, "joined")  # play goes on
     found = admin_app.node.metrics.maintenance._value.get()
     assert found == 1
