@@ -41,7 +41,8 @@ async def test_a_redis_outage_is_logged_once_and_its_end_once(
     records = [json.loads(line) for line in lines]  # every line is JSON: no traceback
     assert not [r for r in records if r["level"] in ("error", "critical")], records
     warnings = [r for r in records if r["level"] == "warning"]
-    assert len(warnings) == 1 and "redis does not answer" in warnings[0]["message"], records
+    said = "\n".join(f"{r['logger']}: {r['message'][:150]}" for r in warnings)
+    assert len(warnings) == 1 and "redis does not answer" in warnings[0]["message"], said
     back = [r for r in records if "redis answers again after" in r["message"]]
     assert len(back) == 1 and back[0]["level"] == "info", records
     assert all(r.get("node") == "a" for r in records), records
