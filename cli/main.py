@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from . import (
+    admin,
     archive,
     arena,
     bot,
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(sub)
     arena.add_parser(sub)
     serve.add_parser(sub)
+    admin.add_parser(sub)
     schema.add_parser(sub)
     bot.add_parser(sub)
     play.add_parser(sub)

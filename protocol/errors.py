@@ -65,6 +65,8 @@ ErrorCode = Literal[
     "unknown_player",
     "no_such_message",
     "not_finished",
+    "maintenance",
+    "banned",
     "internal",
 ]
 
@@ -121,6 +123,8 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "unknown_player": "mute, block: no player (block: no account) of that name",
     "no_such_message": "report: no chat message of that number at this connection's table",
     "not_finished": "rematch: the table is not over yet",
+    "maintenance": "the operator announced a maintenance (sent to every connection); no new tables",
+    "banned": "the operator banned this player name for a time: no seat under it",
     "internal": "an unexpected server error; nothing changed",
 }
 

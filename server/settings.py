@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
 from server.errors import ServerError
 from server.event_loop import LOOPS
@@ -162,6 +164,10 @@ class Settings:
     # each day at 00:00 UTC (0: none), and the AI level around a robot event's entrant.
     duplicate_daily_deals: int = 0
     duplicate_ai_level: str = "strong"
+    # The admin API (server/net/admin.py): on its own port only, with a token.
+    admin_token: str | None = None
+    admin_port: int | None = None
+    admin_host: str = "127.0.0.1"
     # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
     gc_sweep_ms: float = 50.0
     event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
@@ -170,6 +176,7 @@ class Settings:
     def __post_init__(self) -> None:
         _check_numbers(self)
         _check_limits(self)
+        _check_admin(self)
         _check_process(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
@@ -222,8 +229,7 @@ class Settings:
         for name in ("allowed_hosts", "allowed_origins", "trusted_proxies"):
             if listed := os.environ.get(f"TAROT_{name.upper()}"):
                 env[name] = split_list(listed)
-        if token := os.environ.get("TAROT_METRICS_TOKEN"):
-            env["metrics_token"] = token
+        env |= _tokens_from_env()
         if queue := os.environ.get("TAROT_QUEUE"):
             env["queue"] = QueueSettings.parse(queue)
         env.update(_duplicate_env())
@@ -240,6 +246,14 @@ def _duplicate_env() -> dict[str, object]:
     return {"duplicate_daily_deals": int(daily)}
 
 
+def _tokens_from_env() -> dict[str, object]:
+    """``TAROT_METRICS_TOKEN`` and ``TAROT_ADMIN_TOKEN``, those that are set."""
+    named = {
+        name: os.environ.get(f"TAROT_{name.upper()}") for name in ("metrics_token", "admin_token")
+    }
+    return {name: token for name, token in named.items() if token}
+
+
 def _check_urls(settings: Settings) -> None:
     if settings.redis_url is not None and not settings.redis_url.startswith(
         ("redis://", "rediss://", "unix://")
@@ -250,9 +264,21 @@ def _check_urls(settings: Settings) -> None:
         from server.history.errors import BadDatabaseUrl
 
         try:
-            database_url(settings.db_url)
+            url = database_url(settings.db_url)
         except BadDatabaseUrl as e:
             raise SettingsError(str(e)) from None
+        if url.get_backend_name() == "sqlite" and url.database:
+            _check_folder(Path(url.database))
+
+
+def _check_folder(database: Path) -> None:
+    """The SQLite file's folder exists or can be made: its nearest existing parent is a
+    folder (before: "cannot listen on ...: File exists", from the folder's creation)."""
+    folder = database.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise SettingsError(f"the history database's folder cannot be made: {folder} is a file")
 
 
 def _check_process(settings: Settings) -> None:
@@ -301,6 +327,15 @@ def _check_features(settings: Settings) -> None:
         raise SettingsError("chat_guest_deals cannot be negative")
 
 
+def _check_admin(settings: Settings) -> None:
+    if settings.admin_token is not None and len(settings.admin_token) < 16:
+        raise SettingsError("the admin token must have at least 16 characters")
+    if settings.admin_port is not None and (
+        settings.admin_token is None or not 0 <= settings.admin_port <= 65535
+    ):
+        raise SettingsError("the admin API needs a token (--admin-token) and a port 0-65535")
+
+
 def _check_limits(settings: Settings) -> None:
     limits = ("max_tables", "tables_per_connection", "tables_per_address")
     counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
@@ -314,5 +349,14 @@ def _check_limits(settings: Settings) -> None:
         raise SettingsError("empty_table_seconds must be positive")
     if settings.metrics_port is not None and not 0 <= settings.metrics_port <= 65535:
         raise SettingsError(f"metrics port must be 0-65535, not {settings.metrics_port}")
+    if settings.send_buffer_bytes < 0:
+        raise SettingsError("send_buffer_bytes cannot be negative (0 means no limit)")
+    for proxy in settings.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise SettingsError(
+                f"trusted proxy {proxy!r} is not an address or a network (10.0.0.5, 10.0.0.0/8)"
+            ) from None
     if settings.metrics_token is not None and len(settings.metrics_token) < 16:
         raise SettingsError("the metrics token must have at least 16 characters")

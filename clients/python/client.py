@@ -28,6 +28,7 @@ from protocol import models as m
 from .connection import CLIENT_NAME, CodecName, TarotSocket
 from .errors import BadURL, QueueEnded, Unreachable
 from .link import LOST, Accept, Link
+from .routing import table_url
 from .state import TableState
 
 WireAction = m.BidAction | m.DiscardAction | m.ChelemAction | m.PoigneeAction | m.PlayAction
@@ -68,6 +69,7 @@ class Client(Link):
         timeout: float = 30.0,
         client_name: str = CLIENT_NAME,
         session: str | None = None,
+        table: str | None = None,
     ) -> Client:
         """Open a connection and say hello, signed in with ``session`` (the token
         ``sign_in`` or ``sign_up`` returned) if given: ``client.account`` is then the
@@ -76,6 +78,9 @@ class Client(Link):
         ``Refused`` if the server refuses (``bad_session``: the session was signed
         out or has expired), ``Unreachable`` if there is none,
         ``BadURL`` if ``url`` is not a WebSocket URL (nothing is tried then).
+        ``table``: the table this client goes to, named in the URL (``/t/TABLE``) so
+        that a load balancer sends it to the node of the table's other players; after
+        a drop the client reconnects with the table it is at in the URL.
         ``reconnect_seconds`` bounds each reconnection after a drop,
         ``retry_seconds`` the retries of a request refused as ``unavailable``
         or ``rate_limited``.
@@ -93,7 +98,7 @@ class Client(Link):
         except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
             raise BadURL(f"{url!r} is not a ws:// or wss:// URL: {e}") from e
         try:
-            connection = await TarotSocket.open(url, codec, client_name, session)
+            connection = await TarotSocket.open(table_url(url, table), codec, client_name, session)
         except LOST as e:
             raise Unreachable(f"cannot reach {url}: {e or type(e).__name__}") from e
         client.session = session

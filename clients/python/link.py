@@ -41,6 +41,7 @@ from protocol import models as m
 from .backoff import Backoff, GaveUp
 from .connection import CodecName, TarotSocket
 from .errors import ClientError, ConnectionLost, Disconnected, Refused
+from .routing import table_url
 from .state import TableState
 
 log = logging.getLogger("tarot.client")
@@ -314,7 +315,8 @@ class Link:
         backoff = Backoff(self.reconnect_seconds, first=0.05, cap=1.0)
         while not self._closing:
             try:
-                conn = await TarotSocket.open(self.url, self.codec, self.client_name, self.session)
+                url = table_url(self.url, self.state.table_id if self.state else None)
+                conn = await TarotSocket.open(url, self.codec, self.client_name, self.session)
                 await self._rejoin(conn)
                 self.reconnections += 1
                 return

@@ -109,6 +109,7 @@ function onError(msg) {
 export function connectTo(url) {
   if (app.net) app.net.stop();
   clearQueue();
-  dispatch("connecting", new Connection(url, { onMessage, onStatus, onReady }));
+  const table = () => (app.session ? app.session.table_id : null); // in the URL: its node
+  dispatch("connecting", new Connection(url, { onMessage, onStatus, onReady, table }));
   app.net.connect();
 }

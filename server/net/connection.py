@@ -33,6 +33,7 @@ from server.table.seating import JoinRequest
 
 from . import acks, chat_requests, feature_requests
 from . import connection_state as cs
+from .abuse import PINGS, abuse_closed
 from .outbox import Outbox
 from .rate_limit import RateLimit
 from .signin import Signing
@@ -89,9 +90,8 @@ class Connection:
 
     def _too_slow(self) -> None:
         """The client does not read what it is sent: drop it, free what waits for it."""
-        log.warning("closing a connection that does not read (send buffer over its bound)")
-        self.node.metrics.refused.labels(code="slow_reader").inc()
-        self.ws.transport.abort()
+        why, abort = "it does not read (send buffer over its bound)", self.ws.transport.abort
+        abuse_closed(self.address, self.node.metrics, why, abort, "slow_reader", at_once=True)
 
     def _count_pings(self) -> None:
         """WebSocket pings count against the rate limit like messages do.
@@ -107,7 +107,7 @@ class Connection:
             if frame.opcode is Opcode.PING and not self.limit.allow():
                 self.strikes += 1
                 if self.strikes >= self.node.settings.abuse_strikes:
-                    asyncio.get_running_loop().call_soon(self.ws.transport.abort)
+                    abuse_closed(self.address, self.node.metrics, PINGS, self.ws.transport.abort)
                 return  # dropped: no pong
             receive(frame)
 
@@ -162,6 +162,7 @@ class Connection:
         else:
             self.strikes += 1
             if self.strikes >= self.node.settings.abuse_strikes:
+                abuse_closed(self.address, self.node.metrics, "messages past the rate limit")
                 self.send(m.Bye(reason="abuse", message="too many messages"))
                 await self._close_reading(1008, "rate limit")
                 return False

@@ -85,6 +85,8 @@ def queuer_of(connection: Connection) -> ConnectionQueuer:
 
 async def handle(connection: Connection, message: QueueRequest) -> None:
     quickplay: QuickPlay = connection.node.quickplay
+    if isinstance(message, m.Queue | m.PlayNow):
+        connection.node.moderation.check_create()  # a maintenance: no new tables
     queuer = queuer_of(connection)
     match message:
         case m.Queue():

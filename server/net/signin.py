@@ -53,6 +53,7 @@ class Signing:
         """A guest may not sit under an account's name, nor one that looks like it
         (``bad_name``). With no accounts, or their database down, any name goes: play
         never waits for the history."""
+        self.node.moderation.check_player(self.account.name if self.account else name)
         accounts = self.node.accounts
         if self.account is not None or accounts is None or not name:
             return

@@ -22,6 +22,7 @@ from . import rating_news
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
+from .moderation import Moderation
 from .quickplay import QuickPlay
 from .review_limits import PlayerLimits
 from .reviews import Reviews
@@ -89,7 +90,11 @@ class Node:
         )
         self.metrics.tables_loaded.set_function(lambda: len(self.tables))
         self.leases = Leases(store, settings, self.metrics, self.tables)
-        self.lobby = Lobby(store, settings, self.tables)
+        self.metrics.draining.set_function(lambda: float(self.leases.draining))
+        if archive is not None:
+            self.metrics.watch_history(archive.writer)
+        self.moderation = Moderation()  # maintenance and bans (the admin API)
+        self.lobby = Lobby(store, settings, self.tables, self.moderation)
         self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         store.on_lost(self.tables.lost)
         self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
