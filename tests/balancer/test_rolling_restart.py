@@ -151,6 +151,7 @@ async def test_a_rolling_restart_brings_every_client_back_within_5_s(
         assert all(b > a for a, b in zip(before, after, strict=True)), (before, after)
         reconnections = sum(client.reconnections for client in site.clients)
     await outages.stop()
+    print(f"outages: {len(outages.seconds)}, longest {max(outages.seconds, default=0):.2f} s")
     assert reconnections >= 4, reconnections  # the restarts did move clients
     assert outages.seconds and max(outages.seconds) < BACK_SECONDS, sorted(outages.seconds)
     bad = [line for line in site.balancer.statuses() if line.startswith(("502", "503", "504"))]
