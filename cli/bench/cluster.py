@@ -193,6 +193,7 @@ def lobby(site: Site, counts: list[int]) -> list[dict[str, Any]]:
         if probe.returncode:
             raise RuntimeError(f"the lobby probe failed: {probe.stderr[-500:]}")
         node_used = site.node_cpu()[0] - node_before
+        progress(f"lobby: {count} open tables: {probe.stdout.strip()}")
         calls = [
             {k: v - b.get(k, 0) for k, v in a.items() if v - b.get(k, 0)}
             for a, b in zip(site.redis.commands(), calls_before, strict=True)
@@ -260,6 +261,7 @@ def render(result: dict[str, Any]) -> str:
             line(
                 f"    {s['open_tables']:>6} open tables: page {s['page_ms_list_read']} ms when the "
                 f"node reads the list ({s['node_cpu_ms_per_list_read']} ms node CPU), "
-                f"{s['page_ms_cached']} ms cached; {shards}"
+                f"{s['page_ms_cached']} ms cached; {s['pages_refused']} of {LOBBY_PAGES} "
+                f"refused {s['refusals']}; {shards}"
             )
     return "\n".join(lines)

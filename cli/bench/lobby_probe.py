@@ -6,7 +6,8 @@
 ``python -m cli.bench.lobby_probe page WS_URL PAGES`` asks for the lobby's
 first page PAGES times through the balancer, each after the node's cached list
 has expired (``server.node.lobby.REFRESH_SECONDS``: that page reads the whole
-list from the store), then once more from the cache, and prints the times (ms).
+list from the store), then once more from the cache, and prints the times (ms)
+and the refusals (a read past the store's time-out is ``unavailable``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import json
 import statistics
 import sys
 import time
+from typing import Any
 
 import msgpack
 from websockets.asyncio.client import connect
@@ -45,33 +47,41 @@ async def fill(url: str, count: int) -> None:
         await store.close()
 
 
-async def page(url: str, pages: int) -> dict[str, float | int]:
+async def page(url: str, pages: int) -> dict[str, Any]:
     async with connect(url, subprotocols=[SUBPROTOCOL], max_size=2**24) as ws:  # type: ignore[list-item]
         await ws.send(pack({"type": "hello", "protocol": 1}))
         await ws.recv()
 
-        async def one() -> tuple[float, int]:
+        async def one() -> tuple[float, int, str | None]:
             started = time.perf_counter()
             await ws.send(pack({"type": "list_tables", "limit": 50}))
             while True:
                 reply = msgpack.unpackb(await ws.recv(), raw=False)
-                if reply["type"] == "tables":
-                    return 1000 * (time.perf_counter() - started), len(reply["tables"])
-                if reply["type"] == "error":
-                    raise RuntimeError(f"list_tables refused: {reply}")
+                if reply["type"] in ("tables", "error"):
+                    ms = 1000 * (time.perf_counter() - started)
+                    if reply["type"] == "error":  # e.g. the store's reply came too late
+                        return ms, 0, f"{reply['code']}: {reply['message']}"
+                    return ms, len(reply["tables"]), None
 
         expired: list[float] = []
+        refused: list[str] = []
         listed = 0
         for _ in range(pages):
             await asyncio.sleep(REFRESH_SECONDS + 0.2)
-            ms, listed = await one()
+            ms, count, error = await one()
             expired.append(ms)
-        cached, _ = await one()
+            if error is None:
+                listed = count
+            else:
+                refused.append(error)
+        cached, _, _ = await one()
     return {
         "page_ms_list_read": round(statistics.median(expired), 2),
         "page_ms_list_read_max": round(max(expired), 2),
         "page_ms_cached": round(cached, 2),
         "page_tables": listed,
+        "pages_refused": len(refused),
+        "refusals": sorted(set(refused)),
     }
 
 
