@@ -48,7 +48,15 @@ async def fill(url: str, count: int) -> None:
 
 
 async def page(url: str, pages: int) -> dict[str, Any]:
-    async with connect(url, subprotocols=[SUBPROTOCOL], max_size=2**24) as ws:  # type: ignore[list-item]
+    try:
+        return await _page(url, pages)
+    except (TimeoutError, OSError) as e:  # a node too busy reading the list to answer at all
+        return {"page_tables": 0, "pages_refused": pages, "refusals": [f"no answer: {e}"]}
+
+
+async def _page(url: str, pages: int) -> dict[str, Any]:
+    ws_options: dict[str, Any] = {"max_size": 2**24, "open_timeout": 30}
+    async with connect(url, subprotocols=[SUBPROTOCOL], **ws_options) as ws:  # type: ignore[list-item]
         await ws.send(pack({"type": "hello", "protocol": 1}))
         await ws.recv()
 
@@ -56,7 +64,7 @@ async def page(url: str, pages: int) -> dict[str, Any]:
             started = time.perf_counter()
             await ws.send(pack({"type": "list_tables", "limit": 50}))
             while True:
-                reply = msgpack.unpackb(await ws.recv(), raw=False)
+                reply = msgpack.unpackb(await asyncio.wait_for(ws.recv(), 60), raw=False)
                 if reply["type"] in ("tables", "error"):
                     ms = 1000 * (time.perf_counter() - started)
                     if reply["type"] == "error":  # e.g. the store's reply came too late
