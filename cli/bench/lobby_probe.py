@@ -34,7 +34,7 @@ BATCH = 200
 
 
 async def fill(url: str, count: int) -> None:
-    store = await RedisStore.connect(url, max_connections=64)
+    store = await RedisStore.connect(url, max_connections=64, op_timeout=60.0)
     try:
         created = now_ms()
         for start in range(0, count, BATCH):
