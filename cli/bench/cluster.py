@@ -278,4 +278,6 @@ def render(result: dict[str, Any]) -> str:
                 f"{s['page_ms_cached']} ms cached; {s['pages_refused']} of {LOBBY_PAGES} "
                 f"refused {s['refusals']}; {shards}"
             )
+    for kind, error in result.get("failed", {}).items():
+        line(f"  redis {kind}: failed: {error}")
     return "\n".join(lines)
