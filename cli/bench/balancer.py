@@ -37,7 +37,7 @@ def config(nodes: list[str], listen: str, shipped: str | None = None) -> str:
     if not lines:
         raise BalancerError("deploy/nginx.conf's upstream block names no server")
     indent, params = lines[0][1], lines[0][2]
-    rest = SERVER_LINE.sub("", block[2]).strip("\n")
+    rest = "\n".join(x for x in SERVER_LINE.sub("", block[2]).splitlines() if x.strip())
     servers = "".join(f"{indent}server {node}{params}\n" for node in nodes)
     body = f"\n{rest}\n{servers}" if rest.strip() else f"\n{servers}"
     text = text[: block.start(2)] + body.replace("\n\n", "\n") + "    " + text[block.end(2) :]

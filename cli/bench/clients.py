@@ -119,7 +119,8 @@ async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.R
 
 
 async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
-    ws = await connect(url, subprotocols=[SUBPROTOCOL], max_size=2**22)  # type: ignore[list-item]
+    """A seat's connection; ``{table}`` in ``url`` names its table (a balancer may route on it)."""
+    ws = await connect(url.replace("{table}", table_id), subprotocols=[SUBPROTOCOL], max_size=2**22)  # type: ignore[list-item]
     await ws.send(pack({"type": "hello", "protocol": 1}))
     await ws.recv()
     await ws.send(pack({"type": "join", "table_id": table_id, "seat": seat}))
@@ -131,7 +132,7 @@ async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
 async def tarot_run(
     urls: list[str], tables: int, seconds: float, think: float, barrier: Barrier
 ) -> Run:
-    lobby = await connect(urls[0], subprotocols=[SUBPROTOCOL])  # type: ignore[list-item]
+    lobby = await connect(urls[0].replace("{table}", ""), subprotocols=[SUBPROTOCOL])  # type: ignore[list-item]
     await lobby.send(pack({"type": "hello", "protocol": 1}))
     await lobby.recv()
     run = Run([Table() for _ in range(tables)], asyncio.Event(), think=think)

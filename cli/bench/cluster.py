@@ -62,6 +62,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--delay-ms", type=float, default=1.0, help="netem delay each way, if any")
     p.add_argument("--gc-sweep-ms", type=float, help="the nodes' --gc-sweep-ms")
     p.add_argument("--event-loop", help="the nodes' --event-loop")
+    p.add_argument(
+        "--nginx-conf", type=Path, help="start from this nginx config (default deploy/nginx.conf)"
+    )
     p.add_argument("--prefix", default="tarot-bench", help="the hosts' namespace prefix")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="also write the JSON object to this file")
@@ -118,7 +121,8 @@ def one_redis(hosts: Hosts, kind: str, args: argparse.Namespace, result: dict[st
         redis.start()
         for count in args.nodes:
             progress(f"redis {kind}, {count} node(s) behind nginx: {args.tables} tables")
-            site = Site(hosts, redis, count, node_extra(args))
+            conf = args.nginx_conf.read_text() if args.nginx_conf else None
+            site = Site(hosts, redis, count, node_extra(args), conf)
             try:
                 site.start()
                 figures = measure(site, args)
@@ -194,7 +198,9 @@ def lobby(site: Site, counts: list[int]) -> list[dict[str, Any]]:
         stored = count
         calls_before, cpu_before = site.redis.commands(), site.redis.cpu()
         node_before = site.node_cpu()[0]
-        probe = site.clients.run([*python, "page", site.url, str(LOBBY_PAGES)], 900)
+        probe = site.clients.run(
+            [*python, "page", site.url.replace("{table}", ""), str(LOBBY_PAGES)], 900
+        )
         if probe.returncode:
             found.append({"open_tables": count, "probe_failed": probe.stderr[-500:]})
             break

@@ -138,6 +138,7 @@ class Site:
     redis: Redis
     count: int
     extra: tuple[str, ...] = ()
+    nginx_conf: str | None = None  # the configuration to start from: deploy/nginx.conf's if None
     nodes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     nginx: subprocess.Popen[bytes] | None = None
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="tarot-bench-lb-")))
@@ -156,7 +157,9 @@ class Site:
 
     @property
     def url(self) -> str:
-        return f"ws://{self.balancer.address}:{BALANCER_PORT}/"
+        """The balancer's; a seat's connection names its table, as deploy/nginx.conf asks
+        (``?table=ID``: a balancer that does not route on it ignores it)."""
+        return f"ws://{self.balancer.address}:{BALANCER_PORT}/?table={{table}}"
 
     def start(self) -> Site:
         for i, host in enumerate(self.node_hosts):
@@ -168,7 +171,9 @@ class Site:
             wait_for(self.clients, host.address, NODE_PORT, process)
         upstream = [f"{h.address}:{NODE_PORT}" for h in self.node_hosts]
         conf = self.folder / "nginx.conf"
-        conf.write_text(balancer.config(upstream, f"{self.balancer.address}:{BALANCER_PORT}"))
+        conf.write_text(
+            balancer.config(upstream, f"{self.balancer.address}:{BALANCER_PORT}", self.nginx_conf)
+        )
         argv = balancer.command(balancer.ensure_nginx(), conf, self.folder)
         self.nginx = self.balancer.popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         wait_for(self.clients, self.balancer.address, BALANCER_PORT, self.nginx)
