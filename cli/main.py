@@ -21,6 +21,7 @@ from . import (
     simulate,
     soak,
 )
+from .bench import cluster as bench_cluster
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
@@ -49,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)
     bench_server.add_parser(bench_sub)
+    bench_cluster.add_parser(bench_sub)
     bench_review.add_parser(bench_sub)
     bench_history.add_parser(bench_sub)
     bench_duplicate.add_parser(bench_sub)
