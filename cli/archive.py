@@ -61,6 +61,11 @@ async def _export(db: str | None, player: str | None, since: datetime | None) ->
         await migrate(engine)
         async for deal in stored_deals(engine, player=player, since=since):
             sys.stdout.write(json.dumps(deal.record, separators=(",", ":")) + "\n")
+        if player is None and since is None:  # the closed duplicate events, after the deals
+            from server.history.duplicate_export import exported_events
+
+            async for event in exported_events(engine):
+                sys.stdout.write(json.dumps(event, separators=(",", ":")) + "\n")
     finally:
         await engine.dispose()
 
@@ -73,11 +78,28 @@ def records_of(name: str) -> list[tuple[str, Any]]:
     except (OSError, UnicodeDecodeError) as e:
         raise RecordError(f"cannot read {name}: {getattr(e, 'strerror', None) or e}") from e
     try:
-        return [(name, json.loads(text))]
+        document = json.loads(text)
+        return [] if _is_event(document) else [(name, document)]
     except ValueError:
         pass  # not one document: JSON Lines
-    lines = [(f"{name}:{n}", line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [
+        (f"{name}:{n}", line)
+        for n, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not _is_event(_json_or_none(line))  # an export's events
+    ]
     return [(where, parse_record(line)) for where, line in lines]
+
+
+def _json_or_none(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None  # parse_record says what is wrong with it
+
+
+def _is_event(document: Any) -> bool:
+    """A duplicate event of an export (``duplicate_export``): not a record, not imported."""
+    return isinstance(document, dict) and set(document) == {"duplicate_event"}
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -22,10 +22,11 @@ from typing import TYPE_CHECKING, Any
 from .argtypes import at_least, websocket_url
 
 if TYPE_CHECKING:
-    from clients.python import Bot
+    from clients.python import Bot, Client, TableState
     from protocol import ServerMessage
 
 DEFAULT_SERVER = "ws://127.0.0.1:8765/"
+SEATS = 4  # a bot's own name, numbered up to this: each number refused is another seat's
 
 
 def add_parser(sub: Any) -> None:
@@ -36,12 +37,27 @@ def add_parser(sub: Any) -> None:
         default=DEFAULT_SERVER,
         help=f"WebSocket URL ({DEFAULT_SERVER})",
     )
-    p.add_argument("--table", required=True, help="the table's id, or 'new' to create one")
+    p.add_argument(
+        "--table",
+        required=True,
+        help="the table's id, 'new' to create one, or 'queue' for quick play (a table of"
+        " strangers by rating, AI after a wait)",
+    )
+    p.add_argument(
+        "--mode",
+        choices=["casual", "rated"],
+        default="casual",
+        help="with --table queue: casual (default) or rated (signed in)",
+    )
     p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: any free one)")
     p.add_argument(
         "--policy", required=True, help="module:Class (a clients.python.Bot) or ai:LEVEL"
     )
-    p.add_argument("--name", default="", help="the name shown at the table")
+    p.add_argument(
+        "--name",
+        default="",
+        help="the name shown at the table (default: the bot's, numbered if taken there)",
+    )
     p.add_argument("--invite", help="the invite code of a private table")
     p.add_argument("--start", action="store_true", help="start the table (AI fills empty seats)")
     p.add_argument("--deals", type=at_least(1), default=1, help="deals of a new table (default 1)")
@@ -76,15 +92,39 @@ async def play(args: argparse.Namespace, bot: Bot) -> dict[str, Any]:
 
     async with await Client.connect(args.server, "json" if args.json else "msgpack") as client:
         table_id = args.table
+        if table_id == "queue":
+            state = await client.queue(args.mode, args.deals, args.name or bot.name)
+            print(f"seated by quick play at table {state.table_id}", file=sys.stderr, flush=True)
+            totals = await play_table(client, bot, on_message=report)
+            return {"table": state.table_id, "seat": state.seat, "totals": totals}
         if table_id == "new":
             created = await client.create_table(m.TableOptions(deals=args.deals))
             table_id = created.table.table_id
             print(f"created table {table_id}", file=sys.stderr, flush=True)
-        state = await client.join(table_id, args.seat, args.name or bot.name, args.invite)
+        state = await join(client, args, table_id, bot.name)
         if args.start and state.table is not None and state.table.status == "waiting":
             await client.start()
         totals = await play_table(client, bot, on_message=report)
         return {"table": table_id, "seat": state.seat, "totals": totals}
+
+
+async def join(client: Client, args: argparse.Namespace, table_id: str, own: str) -> TableState:
+    """Sit under ``--name``, else under the bot's own name: numbered (``ai:basic 2``) when
+    the table shows it already. A table shows a name once (``bad_name``): bots of one
+    level would be refused but the first."""
+    from clients.python import Refused
+
+    if args.name:
+        return await client.join(table_id, args.seat, args.name, args.invite)
+    for n in range(1, SEATS):
+        try:
+            return await client.join(
+                table_id, args.seat, f"{own} {n}" if n > 1 else own, args.invite
+            )
+        except Refused as e:
+            if e.code != "bad_name":
+                raise
+    return await client.join(table_id, args.seat, f"{own} {SEATS}", args.invite)
 
 
 def report(message: ServerMessage) -> None:

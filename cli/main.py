@@ -6,10 +6,24 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import archive, arena, bot, play, reports, review, schema, score, serve, simulate, soak
+from . import (
+    archive,
+    arena,
+    bot,
+    duplicate,
+    play,
+    reports,
+    review,
+    schema,
+    score,
+    serve,
+    simulate,
+    soak,
+)
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
+from .bench import queue as bench_queue
 from .bench import review as bench_review
 from .bench import server as bench_server
 
@@ -27,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_parser(sub)
     archive.add_parser(sub)
     reports.add_parser(sub)
+    duplicate.add_parser(sub)
     soak.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
@@ -35,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_review.add_parser(bench_sub)
     bench_history.add_parser(bench_sub)
     bench_duplicate.add_parser(bench_sub)
+    bench_queue.add_parser(bench_sub)
     return parser
 
 

@@ -44,6 +44,11 @@ def add_parser(sub: Any) -> None:
         default=0.5,
         help="seconds before each AI move on the local server (default 0.5)",
     )
+    p.add_argument(
+        "--queue",
+        choices=["casual", "rated"],
+        help="quick play: be seated with other players by rating (AI after a wait)",
+    )
     p.add_argument("--json", action="store_true", help="speak JSON instead of msgpack")
     p.set_defaults(run=run)
 
@@ -66,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         ai_level=args.ai,
         codec="json" if args.json else "msgpack",
         local_server=None if args.server else play_server(args.ai_pause),
+        queue=args.queue,
     )
     totals = app.run()
     if totals is not None:

@@ -59,6 +59,13 @@ def add_parser(sub: Any) -> None:
         type=int,
         help="processes for the expert and strong AI (default 1; about one per spare core)",
     )
+    p.add_argument(
+        "--duplicate-daily",
+        dest="duplicate_daily_deals",
+        type=int,
+        help="deals of the daily robot duplicate event made at 00:00 UTC (or"
+        " TAROT_DUPLICATE_DAILY; default 0: none; docs/DUPLICATE.md)",
+    )
     limits = p.add_argument_group("security (docs/DEPLOY.md, Security; 0: no limit)")
     for flag, what in (
         ("--max-tables", "open tables on the server, every node's (5000)"),
@@ -106,6 +113,12 @@ def add_parser(sub: Any) -> None:
         type=int,
         help="deals a guest seat plays at a table before it may write (3; 0: at once)",
     )
+    p.add_argument(
+        "--queue",
+        metavar="NAME=VALUE,...",
+        help="quick play's settings, e.g. fill_two_seconds=30,ready_seconds=10 (docs/DEPLOY.md,"
+        " Quick play; or TAROT_QUEUE)",
+    )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")
     redis.add_argument("--redis-pool", type=int, help="connections to Redis per node (32)")
@@ -125,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     from server import event_loop
     from server.app import run_server
     from server.logs import setup_logging
-    from server.settings import Settings, SettingsError
+    from server.settings import QueueSettings, Settings, SettingsError
     from server.store.base import StoreError
 
     try:
@@ -143,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
             redis_timeout=args.redis_timeout,
             idle_ttl_hours=args.idle_ttl_hours,
             finished_ttl_hours=args.finished_ttl_hours,
+            queue=None if args.queue is None else QueueSettings.parse(args.queue),
+            duplicate_daily_deals=args.duplicate_daily_deals,
             **{name: getattr(args, name) for name in SECURITY_SETTINGS},
         )
     except SettingsError as e:

@@ -38,7 +38,22 @@ V1_CLIENT_TYPES = frozenset(
 )
 # Version 2's own client messages (PROTOCOL.md lists each with the section it is in).
 V2_CLIENT_TYPES: frozenset[str] = frozenset(
-    {"chat", "mute", "unmute", "block", "report", "rematch"}  # section 17
+    {
+        "queue",  # section 16, quick play
+        "cancel_queue",
+        "ready",
+        "play_now",
+        "duplicate_list",  # section 18, duplicate events
+        "duplicate_enter",
+        "duplicate_play",
+        "duplicate_show",
+        "chat",  # section 17, chat and rematch
+        "mute",
+        "unmute",
+        "block",
+        "report",
+        "rematch",
+    }
 )
 CLIENT_TYPES = {1: V1_CLIENT_TYPES, 2: V1_CLIENT_TYPES | V2_CLIENT_TYPES}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from server.errors import ServerError
 from server.event_loop import LOOPS
@@ -31,6 +31,7 @@ _COUNTS = (
     "api_in_flight",
     "chat_per_window",
     "chat_guest_deals",
+    "duplicate_daily_deals",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
@@ -47,6 +48,65 @@ _DURATIONS_AND_RATES = (
     "chat_window_seconds",
     "gc_sweep_ms",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class QueueSettings:
+    """Quick play (docs/DEPLOY.md, "Quick play"): the matching, the ready check, its tables."""
+
+    spread: float = 150.0  # rating points apart a group may be at first
+    wide_spread: float = 400.0  # ... after wide_after_seconds of waiting
+    wide_after_seconds: float = 30.0
+    anyone_after_seconds: float = 60.0  # then any ratings
+    fill_three_seconds: float = 45.0  # then three humans and one AI
+    fill_two_seconds: float = 60.0  # then two humans and two AI
+    ready_seconds: float = 10.0  # the ready check
+    turn_seconds: float | None = 30.0  # quick-play tables' turn clock (None: none)
+    ai_level: str = "expert"  # the AI seated beside the humans
+    abandon_wait_seconds: float = 60.0  # the first abandon's wait; doubled at each next one
+    abandon_wait_max_seconds: float = 1800.0
+    abandon_window_hours: float = 24.0  # abandons are forgotten this long after the last
+    tick_seconds: float = 0.25  # how often the node reads its tickets (and matches)
+    lease_ms: int = 5000  # a ticket whose node stops renewing it goes then
+
+    def __post_init__(self) -> None:
+        for each in fields(self):
+            value = getattr(self, each.name)
+            if isinstance(value, int | float) and not 0 <= value < math.inf:
+                name = each.name
+                raise SettingsError(f"queue setting {name} must be a finite number >= 0")
+        if self.tick_seconds <= 0 or self.lease_ms < 1000 or self.ready_seconds <= 0:
+            raise SettingsError("queue tick, ready check and lease must be positive (lease >= 1 s)")
+        if self.ai_level not in ("random", "basic", "expert", "strong"):
+            raise SettingsError(f"unknown AI level {self.ai_level!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> QueueSettings:
+        """``"ready_seconds=5, turn_seconds=none"``: ``--queue`` and ``TAROT_QUEUE``."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, object] = {}
+        for item in split_list(text):
+            name, _, value = item.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in known or not value:
+                raise SettingsError(
+                    f"queue setting {item!r}: NAME=VALUE, NAME one of {sorted(known)}"
+                )
+            values[name] = _queue_value(name, value.strip())
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def _queue_value(name: str, value: str) -> object:
+    if name == "ai_level":
+        return value
+    if name == "turn_seconds" and value.lower() in ("none", "0"):
+        return None
+    try:
+        return int(value) if name == "lease_ms" else float(value)
+    except ValueError:
+        raise SettingsError(f"queue setting {name} must be a number, not {value!r}") from None
+
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -98,13 +158,19 @@ class Settings:
     metrics_token: str | None = None  # /metrics then needs "Authorization: Bearer TOKEN"
     metrics_port: int | None = None  # /metrics then answers only there (on metrics_host)
     metrics_host: str = "127.0.0.1"
+    # Duplicate events (docs/DUPLICATE.md): the deals of the daily robot event the node makes
+    # each day at 00:00 UTC (0: none), and the AI level around a robot event's entrant.
+    duplicate_daily_deals: int = 0
+    duplicate_ai_level: str = "strong"
     # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
     gc_sweep_ms: float = 50.0
     event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
+    queue: QueueSettings = field(default_factory=QueueSettings)  # quick play
 
     def __post_init__(self) -> None:
         _check_numbers(self)
         _check_limits(self)
+        _check_chat(self)
         _check_process(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
@@ -159,8 +225,20 @@ class Settings:
                 env[name] = split_list(listed)
         if token := os.environ.get("TAROT_METRICS_TOKEN"):
             env["metrics_token"] = token
+        if queue := os.environ.get("TAROT_QUEUE"):
+            env["queue"] = QueueSettings.parse(queue)
+        env.update(_duplicate_env())
         env.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**env)  # type: ignore[arg-type]
+
+
+def _duplicate_env() -> dict[str, object]:
+    daily = os.environ.get("TAROT_DUPLICATE_DAILY")
+    if not daily:
+        return {}
+    if not daily.isdigit():
+        raise SettingsError(f"TAROT_DUPLICATE_DAILY must be a whole number, not {daily!r}")
+    return {"duplicate_daily_deals": int(daily)}
 
 
 def _check_urls(settings: Settings) -> None:
@@ -210,16 +288,25 @@ def split_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
+def _check_chat(settings: Settings) -> None:
+    if settings.chat_per_window < 1 or settings.chat_window_seconds <= 0:
+        raise SettingsError("the chat's rate must be positive")
+    if settings.chat_guest_deals < 0:
+        raise SettingsError("chat_guest_deals cannot be negative")
+
+
 def _check_limits(settings: Settings) -> None:
     limits = ("max_tables", "tables_per_connection", "tables_per_address")
     counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
     for name in (*limits, *counts):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{name} cannot be negative (0 means no limit)")
-    if settings.chat_per_window < 1 or settings.chat_window_seconds <= 0:
-        raise SettingsError("the chat's rate must be positive")
-    if settings.chat_guest_deals < 0:
-        raise SettingsError("chat_guest_deals cannot be negative")
+    if not 0 <= settings.duplicate_daily_deals <= 64:
+        raise SettingsError("duplicate_daily_deals must be 0-64 (0: no daily event)")
+    if settings.duplicate_ai_level not in ("random", "basic", "expert", "strong"):
+        raise SettingsError(
+            f"duplicate_ai_level is an AI level, not {settings.duplicate_ai_level!r}"
+        )
     if settings.api_burst < 1:
         raise SettingsError("api_burst must be at least 1")
     if settings.empty_table_seconds <= 0:

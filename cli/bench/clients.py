@@ -3,7 +3,9 @@
 An action's latency is the time from its sending to the receipt of its first
 event by all four seats of the table; ``measure`` keeps those sent in the
 measured window. The clients run in worker processes (``worker``), against
-a node or the bare relay (``relay``) alike.
+a node or the bare relay (``relay``) alike. They speak protocol 2 (a commit's
+events in one ``events`` frame, the turn folded in: docs/PROTOCOL.md, section
+5) unless told 1 (``tarot bench server --protocol 1``); they read both kinds.
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-SUBPROTOCOL = "tarot.v1.msgpack"
+VERSION = 2  # the protocol the bench clients speak (``subprotocol``)
+SUBPROTOCOL = f"tarot.v{VERSION}.msgpack"
+
+
+def subprotocol(version: int) -> str:
+    return f"tarot.v{version}.msgpack"
+
+
 Barrier = Callable[[], Awaitable[None]]  # set-up done: wait until every client process is
 
 
@@ -91,36 +100,64 @@ def choose(legal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"kind": "play", "card": rng.choice(legal["cards"])}
 
 
-async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.Random) -> None:
-    async def act(legal: dict[str, Any], seq: int) -> None:
+@dataclass
+class Seat:
+    """One bot seat: it acts on its turn, says ``next_deal`` after each score."""
+
+    ws: ClientConnection
+    table: Table
+    run: Run
+    rng: random.Random
+
+    async def act(self, legal: dict[str, Any], seq: int) -> None:
+        run = self.run
         await run.go.wait()  # tables start as they fill up; nobody acts before all are set
         if run.think:
-            await asyncio.sleep(rng.uniform(0, 2 * run.think))
+            await asyncio.sleep(self.rng.uniform(0, 2 * run.think))
         if run.stop.is_set():
             return
-        table.sent(seq + 1)
-        await ws.send(pack({"type": "act", "action": choose(legal, rng)}))
+        self.table.sent(seq + 1)
+        await self.ws.send(pack({"type": "act", "action": choose(legal, self.rng)}))
 
-    async for frame in ws:
-        run.frames += run.measuring
-        message = msgpack.unpackb(frame, raw=False)
+    async def turn(self, offer: dict[str, Any]) -> None:
+        if self.run.go.is_set():
+            await self.act(offer["legal"], offer["seq"])
+        else:
+            asyncio.get_running_loop().create_task(self.act(offer["legal"], offer["seq"]))
+
+    async def event(self, seq: int, body: dict[str, Any]) -> None:
+        self.run.arrived(self.table, seq)
+        if body["kind"] == "score":
+            await self.ws.send(pack({"type": "next_deal"}))
+
+    async def read(self, message: dict[str, Any]) -> None:
         kind = message["type"]
-        if kind == "event":
-            run.arrived(table, message["seq"])
-            if message["event"]["kind"] == "score":
-                await ws.send(pack({"type": "next_deal"}))
+        if kind == "events":  # version 2: a commit's events, the turn folded in
+            for numbered in message["events"]:
+                await self.event(numbered["seq"], numbered["event"])
+            if "your_turn" in message:
+                await self.turn(message["your_turn"])
+        elif kind == "event":
+            await self.event(message["seq"], message["event"])
         elif kind == "your_turn":
-            if run.go.is_set():
-                await act(message["legal"], message["seq"])
-            else:
-                asyncio.get_running_loop().create_task(act(message["legal"], message["seq"]))
+            await self.turn(message)
+        elif kind == "snapshot" and "your_turn" in message:
+            await self.turn(message["your_turn"])
         elif kind == "error":
             raise RuntimeError(f"the server refused a bench action: {message}")
 
 
-async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
-    ws = await connect(url, subprotocols=[SUBPROTOCOL], max_size=2**22)  # type: ignore[list-item]
-    await ws.send(pack({"type": "hello", "protocol": 1}))
+async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.Random) -> None:
+    seat = Seat(ws, table, run, rng)
+    async for frame in ws:
+        run.frames += run.measuring
+        await seat.read(msgpack.unpackb(frame, raw=False))
+
+
+async def open_seat(url: str, table_id: str, seat: int, version: int = VERSION) -> ClientConnection:
+    sub = subprotocol(version)
+    ws = await connect(url, subprotocols=[sub], max_size=2**22)  # type: ignore[list-item]
+    await ws.send(pack({"type": "hello", "protocol": version}))
     await ws.recv()
     await ws.send(pack({"type": "join", "table_id": table_id, "seat": seat}))
     while msgpack.unpackb(await ws.recv(), raw=False)["type"] != "joined":
@@ -129,10 +166,15 @@ async def open_seat(url: str, table_id: str, seat: int) -> ClientConnection:
 
 
 async def tarot_run(
-    urls: list[str], tables: int, seconds: float, think: float, barrier: Barrier
+    urls: list[str],
+    tables: int,
+    seconds: float,
+    think: float,
+    barrier: Barrier,
+    version: int = VERSION,
 ) -> Run:
-    lobby = await connect(urls[0], subprotocols=[SUBPROTOCOL])  # type: ignore[list-item]
-    await lobby.send(pack({"type": "hello", "protocol": 1}))
+    lobby = await connect(urls[0], subprotocols=[subprotocol(version)])  # type: ignore[list-item]
+    await lobby.send(pack({"type": "hello", "protocol": version}))
     await lobby.recv()
     run = Run([Table() for _ in range(tables)], asyncio.Event(), think=think)
     sockets: list[ClientConnection] = []
@@ -141,7 +183,7 @@ async def tarot_run(
         await lobby.send(pack({"type": "create_table", "options": {"deals": None}}))
         table_id = msgpack.unpackb(await lobby.recv(), raw=False)["table"]["table_id"]
         seats = await asyncio.gather(
-            *(open_seat(urls[(i + seat) % len(urls)], table_id, seat) for seat in range(4))
+            *(open_seat(urls[(i + seat) % len(urls)], table_id, seat, version) for seat in range(4))
         )
         for seat, ws in enumerate(seats):
             sockets.append(ws)

@@ -13,8 +13,10 @@ would be, which makes more distinct scores to mark, not fewer). Then:
   one): the entries and results written in bulk, as the real path would leave
   them; ``rows_per_entry`` and ``bytes_per_entry`` (the SQLite file after a
   checkpoint, or PostgreSQL's ``pg_database_size``, before and after, divided
-  by the entrants); ``close_s``, ``close_event`` (claim, read, score, write
-  every mark and standing: what the server does once at the close); the first
+  by the entrants), and the same after the close (``..._closed``: with the
+  duplicate rating of each account and its change); ``close_s``, ``close_event``
+  (claim, read, score, write every mark and standing, move the duplicate
+  ratings: what the server does once at the close); the first
   page of standings read back; and ``record_ms_p50``, the real
   ``record_result`` path for 10 entrants' deals, one call at a time.
 """
@@ -138,6 +140,7 @@ async def _measure_database(url: str, results: Any, entrants: int, deals: int) -
         began = time.perf_counter()
         scored = await close_event(engine, event_id, now=CLOSES)
         close_s = time.perf_counter() - began
+        rows_closed, closed = await _rows(engine), await _size(engine)
         assert scored is not None and len(scored.standings) == entrants
         began = time.perf_counter()
         await event_standings(engine, event_id, None, now=CLOSES, limit=100)
@@ -149,6 +152,9 @@ async def _measure_database(url: str, results: Any, entrants: int, deals: int) -
         "backend": engine.dialect.name,
         "rows_per_entry": round(rows / entrants, 2),
         "bytes_per_entry": round((after - before) / entrants),
+        # After the close: the marks written, the duplicate rating and its changes (0006).
+        "rows_per_entry_closed": round(rows_closed / entrants, 2),
+        "bytes_per_entry_closed": round((closed - before) / entrants),
         "close_s": round(close_s, 3),
         "standings_page_ms": round(read_ms, 1),
         "record_ms_p50": round(statistics.median(writes) * 1000, 2),
@@ -219,11 +225,17 @@ async def _bulk_results(engine: Any, event_id: int, entries: list[int], results:
 async def _rows(engine: Any) -> int:
     from sqlalchemy import func, select
 
-    from server.history.schema import duplicate_entries, duplicate_results
+    from server.history.schema import (
+        duplicate_entries,
+        duplicate_rating_changes,
+        duplicate_ratings,
+        duplicate_results,
+    )
 
+    tables = (duplicate_entries, duplicate_results, duplicate_ratings, duplicate_rating_changes)
     async with engine.connect() as conn:
         count = 0
-        for table in (duplicate_entries, duplicate_results):
+        for table in tables:
             count += int((await conn.execute(select(func.count()).select_from(table))).scalar_one())
         return count
 

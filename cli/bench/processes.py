@@ -19,7 +19,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
-from .clients import figures
+from .clients import VERSION, figures
 
 # The load comes from one address and one connection makes every table: the
 # per-address and per-connection limits (docs/DEPLOY.md, "Security") are off.
@@ -75,6 +75,7 @@ def run_clients(
     think: float,
     procs: int,
     started: Callable[[], None] | None = None,
+    version: int = VERSION,
 ) -> dict[str, Any]:
     """Drive ``tables`` tables from ``procs`` client processes, measured over the same window
     (``started`` is called as it opens: the set-up and the closing are outside it)."""
@@ -91,6 +92,7 @@ def run_clients(
                 str(share),
                 str(seconds),
                 str(think),
+                str(version),
             ]
             workers.append(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
     try:
@@ -218,6 +220,7 @@ def serve_and_measure(
     think: float,
     procs: int,
     node_extra: tuple[str, ...] = (),
+    version: int = VERSION,
 ) -> dict[str, Any]:
     """Nodes (memory store, or ``nodes`` on one Redis) under the bots; their figures."""
     if redis_url:
@@ -232,7 +235,7 @@ def serve_and_measure(
             wait_for_port(port, process)
         progress(f"{'redis' if redis_url else 'memory'} store, {nodes} node(s): {tables} tables")
         redis_before = redis_cpu.seconds() if redis_cpu else 0.0
-        result = measure_processes(processes, ports, tables, seconds, think, procs)
+        result = measure_processes(processes, ports, tables, seconds, think, procs, version)
         if redis_cpu:
             redis_seconds = redis_cpu.seconds() - redis_before
             applied = sum(node["actions"] for node in result["nodes"]) or 1
@@ -253,12 +256,13 @@ def measure_processes(
     seconds: float,
     think: float,
     procs: int,
+    version: int = VERSION,
 ) -> dict[str, Any]:
     """The bots against these servers; each server's CPU, actions and GC pauses meanwhile."""
     cpu_before = [cpu_seconds(p.pid) for p in processes]
     scraped_before = [scrape(port) for port in ports]
     urls = [f"ws://127.0.0.1:{port}/" for port in ports]
-    result = run_clients(urls, tables, seconds, think, procs)
+    result = run_clients(urls, tables, seconds, think, procs, version=version)
     cpu = [cpu_seconds(p.pid) - c for p, c in zip(processes, cpu_before, strict=True)]
     scraped = [scrape(port) for port in ports]
     applied = [
@@ -289,7 +293,12 @@ def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
 
 
 def relay(
-    tables: int, seconds: float, think: float, procs: int, loop: str = "auto"
+    tables: int,
+    seconds: float,
+    think: float,
+    procs: int,
+    loop: str = "auto",
+    version: int = VERSION,
 ) -> dict[str, Any]:
     """The same bots against the bare relay (``relay``) on the event loop ``loop``."""
     port = free_port()
@@ -298,7 +307,7 @@ def relay(
     try:
         wait_for_port(port, process)
         progress(f"bare relay (no rules): {tables} tables")
-        result = measure_processes([process], [port], tables, seconds, think, procs)
+        result = measure_processes([process], [port], tables, seconds, think, procs, version)
     finally:
         stop_processes([process])
     node = result.pop("nodes")[0]

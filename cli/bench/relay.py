@@ -32,7 +32,9 @@ from engine import CODES
 from server.net.outbox import Outbox
 from server.settings import Settings
 
-SUBPROTOCOL = "tarot.v1.msgpack"
+# The relay's frames are version 1's (an ``event`` each, a separate ``your_turn``): the
+# baseline of frames per action. It takes either subprotocol; the bench clients read both.
+SUBPROTOCOLS = ["tarot.v1.msgpack", "tarot.v2.msgpack"]
 HAND = 18
 
 
@@ -125,7 +127,8 @@ class Relay:
                 table = self.create()
                 outbox.put(pack({"type": "table_created", "table": {"table_id": table}}))
             elif kind == "hello":
-                outbox.put(pack({"type": "welcome", "protocol": 1, "server": "relay"}))
+                version = message.get("protocol", 1)
+                outbox.put(pack({"type": "welcome", "protocol": version, "server": "relay"}))
 
     def create(self) -> str:
         table_id = f"r{next(self.ids)}"
@@ -153,7 +156,7 @@ async def relay_server(port: int) -> None:
         relay.handler,
         "127.0.0.1",
         port,
-        subprotocols=[SUBPROTOCOL],  # type: ignore[list-item]
+        subprotocols=SUBPROTOCOLS,  # type: ignore[arg-type]
         process_request=relay.metrics,
         compression=None,
         max_queue=16,

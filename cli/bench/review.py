@@ -53,7 +53,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from .clients import SUBPROTOCOL, choose
+from .clients import SUBPROTOCOL, VERSION, choose
 from .processes import (
     UNLIMITED,
     free_port,
@@ -112,7 +112,7 @@ class Reviewers:
     async def _client(self, i: int) -> None:
         rng = random.Random(i)
         async with connect(self.url, subprotocols=[SUBPROTOCOL], max_size=2**24) as ws:  # type: ignore[list-item]
-            await _send(ws, {"type": "hello", "protocol": 1})
+            await _send(ws, {"type": "hello", "protocol": VERSION})
             create = {"deals": None, "ai_level": "basic"}
             await _send(ws, {"type": "create_table", "options": create})
             table = await _until(ws, "table_created")
@@ -128,7 +128,12 @@ class Reviewers:
     ) -> None:
         kind = message["type"]
         now = time.monotonic()
-        if kind == "your_turn":
+        if kind == "events":  # version 2: a commit's events, the turn folded in
+            for numbered in message["events"]:
+                await self._on(ws, {"type": "event", **numbered}, rng, clock)
+            if "your_turn" in message:
+                await self._on(ws, {"type": "your_turn", **message["your_turn"]}, rng, clock)
+        elif kind == "your_turn":
             await _send(ws, {"type": "act", "action": choose(message["legal"], rng)})
         elif kind == "event" and message["event"]["kind"] == "score":
             number = message["event"]["deal_number"]

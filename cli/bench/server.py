@@ -63,6 +63,14 @@ def add_parser(sub: Any) -> None:
         "is the median over the rounds (default 1)",
     )
     p.add_argument(
+        "--protocol",
+        type=int,
+        choices=[1, 2],
+        default=2,
+        help="the protocol the bot clients speak: 2 folds a commit's frames into one per "
+        "seat (default), 1 sends each event and turn apart",
+    )
+    p.add_argument(
         "--gc-sweep-ms",
         type=float,
         help="the nodes' --gc-sweep-ms (their default: 50; 0: CPython's own collections)",
@@ -127,6 +135,7 @@ def run(args: argparse.Namespace) -> int:
     result: dict[str, Any] = {"tables": args.tables, "connections": 4 * args.tables}
     result.update(think_ms=args.think_ms, store=args.store, node_count=args.nodes)
     result.update(gc_sweep_ms=args.gc_sweep_ms, event_loop=args.event_loop)
+    result["protocol"] = args.protocol
     result["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
     rounds = [one_round(args) for _ in range(args.rounds)]
     for name in rounds[0]:
@@ -157,14 +166,17 @@ def node_extra(args: argparse.Namespace) -> tuple[str, ...]:
 
 def one_round(args: argparse.Namespace) -> dict[str, Any]:
     """The relay, the memory store and (``--store redis``) Redis, one after the other."""
-    think, procs = args.think_ms / 1000, args.client_procs
+    think, procs, version = args.think_ms / 1000, args.client_procs, args.protocol
     extra = node_extra(args)
-    one = {"relay": relay(args.tables, args.seconds, think, procs, args.event_loop or "auto")}
-    one["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, think, procs, extra)
+    loop = args.event_loop or "auto"
+    one = {"relay": relay(args.tables, args.seconds, think, procs, loop, version)}
+    one["memory"] = serve_and_measure(
+        args.tables, args.seconds, None, 1, think, procs, extra, version
+    )
     one["memory_vs_relay"] = versus_relay(one["memory"], one["relay"])
     if args.store == "redis":
         one["redis"] = serve_and_measure(
-            args.tables, args.seconds, args.redis, args.nodes, think, procs, extra
+            args.tables, args.seconds, args.redis, args.nodes, think, procs, extra, version
         )
         one["redis_vs_memory"] = versus(one["redis"], one["memory"])
         one["redis_vs_relay"] = versus_relay(one["redis"], one["relay"])
@@ -176,7 +188,8 @@ def render(result: dict[str, Any], args: argparse.Namespace) -> str:
     line = lines.append
     line(
         f"{args.tables} tables, {4 * args.tables} connections, {args.seconds:g} s measured, "
-        f"bots think {args.think_ms:g} ms on average; load {result['load_average_before'][0]}"
+        f"bots think {args.think_ms:g} ms on average, protocol {args.protocol}; "
+        f"load {result['load_average_before'][0]}"
     )
     if args.rounds > 1:
         line(f"  medians of {args.rounds} rounds, relay, memory and redis in turn")

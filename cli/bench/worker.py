@@ -1,7 +1,7 @@
 """The processes ``tarot bench server`` starts: the bare relay and the client workers.
 
 ``python -m cli.bench.worker relay PORT`` serves the relay (``relay``);
-``python -m cli.bench.worker worker URLS TABLES SECONDS THINK`` drives TABLES
+``python -m cli.bench.worker worker URLS TABLES SECONDS THINK [VERSION]`` drives TABLES
 tables, says ``ready``, waits for a line on stdin, and prints what it
 measured as JSON: the latencies and the frames its seats received.
 """
@@ -14,7 +14,7 @@ import sys
 
 from server import event_loop
 
-from .clients import tarot_run
+from .clients import VERSION, tarot_run
 from .relay import relay_server
 
 
@@ -25,9 +25,16 @@ async def stdin_barrier() -> None:
 
 
 def worker_main(argv: list[str]) -> None:
-    urls, tables, seconds, think = argv
+    urls, tables, seconds, think, *version = argv
     run = asyncio.run(
-        tarot_run(urls.split(","), int(tables), float(seconds), float(think), stdin_barrier)
+        tarot_run(
+            urls.split(","),
+            int(tables),
+            float(seconds),
+            float(think),
+            stdin_barrier,
+            int(version[0]) if version else VERSION,
+        )
     )
     print(json.dumps({"latencies": run.latencies(), "frames": run.frames}), flush=True)
 

@@ -1,4 +1,4 @@
-// A tarot bot in plain Node.js (no npm packages), speaking tarot.v1 over JSON.
+// A tarot bot in plain Node.js (no npm packages), speaking tarot.v2 over JSON.
 //
 //   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ new --start
 //   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ TABLE_ID --seat 2
@@ -6,9 +6,13 @@
 // Node 22+ has WebSocket built in; Node 20 needs --experimental-websocket.
 // It joins (or creates) a table, answers every your_turn with a simple legal
 // choice, says next_deal after each scored deal, and prints the totals as one
-// JSON line when the table is over. When the connection drops (or the server
-// says bye: shutdown), it reconnects and resumes its seat with its token and
-// the last event it saw, so it misses nothing. Every message carries an id, so a
+// JSON line when the table is over. Version 2 sends a commit's events in one
+// "events" frame, with this seat's your_turn folded in (and in a snapshot) and
+// the "re" of the request that made it. When the connection drops (or the server
+// says bye: shutdown, and it closes the connection itself), it reconnects with
+// a jittered pause doubling from 0.1 s to 2 s, for a minute at least (a node
+// that crashed is taken over within seconds), and resumes its seat with its
+// token and the last event it saw, so it misses nothing. Every message carries an id, so a
 // refusal (its "re") names the message refused; one refused as "unavailable" (the
 // table store stalled) or "rate_limited" changed nothing and is sent again after a
 // jittered pause doubling from 0.25 s to 4 s, for up to a minute. Text from the
@@ -47,6 +51,8 @@ let token = null; // the seat's: resumes it after a lost connection
 let lastSeq = null; // the last event seen, so that a resume replays only what was missed
 let over = false;
 let retries = 0;
+let lostSince = null; // when the connection was lost, until a new one is welcomed
+const RECONNECT_MS = 60000; // how long it keeps trying to reconnect
 let lastStatus = null;
 let hand = []; // the dealt hand: all this bot looks at to bid
 
@@ -72,6 +78,7 @@ function onMessage(message) {
   switch (message.type) {
     case "welcome":
       retries = 0;
+      lostSince = null;
       if (token) send({ type: "resume", token, last_seq: lastSeq });
       else if (table === "new") send({ type: "create_table", options: { deals } });
       else send({ type: "join", table_id: table, seat, name: "node-bot" });
@@ -88,8 +95,17 @@ function onMessage(message) {
       lastSeq = message.seq;
       hand = message.view ? message.view.hand : [];
       if (start && message.table.status === "waiting") send({ type: "start" });
+      if (message.your_turn) send({ type: "act", action: decide(message.your_turn.legal, hand) });
       break;
-    case "your_turn":
+    case "events": // one commit's events, in order; then the turn they give this seat
+      for (const { seq, event } of message.events) {
+        lastSeq = seq;
+        onEvent(event);
+      }
+      if (message.your_turn) send({ type: "act", action: decide(message.your_turn.legal, hand) });
+      break;
+    case "your_turn": // version 1's frames, which this bot still reads
+      if (message.seq !== lastSeq) break; // stale: events came after it (PROTOCOL.md, section 5)
       send({ type: "act", action: decide(message.legal, hand) });
       break;
     case "event":
@@ -108,7 +124,8 @@ function onMessage(message) {
       break;
     case "bye":
       console.error(`bye: ${printable(message.reason)}`);
-      if (message.reason !== "shutdown") process.exit(1); // shutdown: resume elsewhere
+      if (message.reason !== "shutdown") process.exit(1); // replaced: the seat is another's
+      ws.close(); // shutdown: close it at once, and resume on another node (section 14)
   }
 }
 
@@ -133,21 +150,38 @@ function onEvent(event) {
 }
 
 function connect() {
-  ws = new WebSocket(url, "tarot.v1.json");
-  ws.addEventListener("open", () => send({ type: "hello", protocol: 1, client: "node-bot" }));
-  ws.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
-  ws.addEventListener("error", (e) => console.error(`connection error: ${e.message ?? e.type}`));
-  ws.addEventListener("close", () => {
-    unanswered.clear(); // what was sent on this connection is answered on none other
-    if (over) return;
-    if (token === null || retries >= 8) {
-      console.error("connection lost");
-      process.exit(1);
-    }
-    const delay = Math.min(2000, 100 * 2 ** retries++); // 0.1 s, 0.2 s, ... then 2 s
-    console.error(`connection lost; resuming seat ${mySeat} in ${delay} ms`);
-    setTimeout(connect, delay);
+  const socket = (ws = new WebSocket(url, "tarot.v2.json"));
+  let opened = false;
+  let gone = false;
+  const lost = () => {
+    if (gone) return; // Node 22 says close after a failed connection, Node 20 only error
+    gone = true;
+    reconnect();
+  };
+  socket.addEventListener("open", () => {
+    opened = true;
+    send({ type: "hello", protocol: 2, client: "node-bot" });
   });
+  socket.addEventListener("message", (e) => onMessage(JSON.parse(e.data)));
+  socket.addEventListener("error", (e) => {
+    console.error(`connection error: ${e.message ?? e.type}`);
+    if (!opened) lost();
+  });
+  socket.addEventListener("close", lost);
+}
+
+function reconnect() {
+  unanswered.clear(); // what was sent on this connection is answered on none other
+  if (over) return;
+  lostSince ??= Date.now();
+  if (token === null || Date.now() - lostSince > RECONNECT_MS) {
+    console.error("connection lost");
+    process.exit(1);
+  }
+  const full = Math.min(2000, 100 * 2 ** retries++); // 0.1 s, 0.2 s, ... then 2 s
+  const delay = Math.round(full / 2 + (Math.random() * full) / 2);
+  console.error(`connection lost; resuming seat ${mySeat} in ${delay} ms`);
+  setTimeout(connect, delay);
 }
 
 connect();

@@ -1,4 +1,4 @@
-"""A Python client for the ``tarot.v1`` protocol: connect, sit, play, write bots.
+"""A Python client for the ``tarot`` protocol (version 2): connect, sit, play, write bots.
 
     from clients.python import Bot, Client, play_table
 
@@ -17,7 +17,15 @@ from protocol.convert import engine_view
 from .bot import Bot, play_table
 from .client import Client, WireAction
 from .connection import CodecName, TarotSocket
-from .errors import BadURL, ClientError, ConnectionLost, Disconnected, Refused, Unreachable
+from .errors import (
+    BadURL,
+    ClientError,
+    ConnectionLost,
+    Disconnected,
+    QueueEnded,
+    Refused,
+    Unreachable,
+)
 from .state import TableState
 
 __all__ = [
@@ -28,6 +36,7 @@ __all__ = [
     "CodecName",
     "ConnectionLost",
     "Disconnected",
+    "QueueEnded",
     "Refused",
     "TableState",
     "TarotSocket",

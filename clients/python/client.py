@@ -16,6 +16,7 @@ retried and resumed across drops is ``link.Link``'s part.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -25,7 +26,7 @@ from websockets.uri import parse_uri
 from protocol import models as m
 
 from .connection import CLIENT_NAME, CodecName, TarotSocket
-from .errors import BadURL, Unreachable
+from .errors import BadURL, QueueEnded, Unreachable
 from .link import LOST, Accept, Link
 from .state import TableState
 
@@ -210,6 +211,50 @@ class Client(Link):
         """Leave the table: the seat empties (before the start) or an AI takes it."""
         await self._request(m.Leave(), _is(m.Left))
         self.state = None
+
+    # ------------------------------------------------------------ quick play (protocol 2)
+
+    async def queue(
+        self,
+        mode: m.QueueMode = "casual",
+        deals: int = 1,
+        name: str = "",
+        *,
+        on_status: Callable[[m.QueueStatus | m.MatchFound], None] | None = None,
+    ) -> TableState:
+        """Quick play: queue, confirm the ready check, return the seat's state once seated.
+
+        ``on_status`` sees each ``queue_status`` and ``match_found`` (to show the wait).
+        ``QueueEnded`` if the search ends without a seat (``reason`` says why).
+        """
+        status = await self._request(m.Queue(mode=mode, deals=deals, name=name), _is(m.QueueStatus))
+        assert isinstance(status, m.QueueStatus)
+        if on_status is not None:
+            on_status(status)
+        while True:
+            message = await self.next_message()
+            if isinstance(message, m.QueueStatus | m.MatchFound) and on_status is not None:
+                on_status(message)
+            if isinstance(message, m.MatchFound):
+                await self.ready(message.match_id)
+            elif isinstance(message, m.QueueStatus) and message.state != "searching":
+                if message.reason != "seated":
+                    raise QueueEnded(message.reason or message.state)
+            elif isinstance(message, m.Snapshot) and self.state is not None:
+                return self.state
+
+    async def ready(self, match_id: str) -> None:
+        """Confirm a ready check (``match_found``) before its deadline."""
+        await self._request(m.Ready(match_id=match_id), _is(m.QueueStatus))
+
+    async def cancel_queue(self) -> None:
+        await self._request(m.CancelQueue(), _is(m.QueueStatus))
+
+    async def play_now(self, deals: int = 1, name: str = "") -> TableState:
+        """A table now against three AI (leaving the queue); the seat's state."""
+        await self._request(m.PlayNow(deals=deals, name=name), _is(m.Snapshot))
+        assert self.state is not None
+        return self.state
 
     async def ping(self) -> None:
         await self._request(m.Ping(), _is(m.Pong))

@@ -1,12 +1,15 @@
 """One WebSocket to a tarot server: the handshake, typed messages in and out.
 
-The codec is chosen by subprotocol (``tarot.v1.msgpack`` by default, or
-``tarot.v1.json``); every frame is decoded and validated into a protocol model.
+The codec is chosen by subprotocol (``tarot.v2.msgpack`` by default, or
+``tarot.v2.json``); every frame is decoded and validated into a protocol model,
+and version 2's folded frames are unfolded into the messages version 1 sends
+(``unfold.py``): an ``event`` each, then ``your_turn``, then ``ack``.
 This layer does not reconnect: ``client.Client`` does, over new connections.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Literal
 
 from pydantic import BaseModel
@@ -17,6 +20,7 @@ from protocol import JSON, MSGPACK, Codec, ServerMessage
 from protocol import models as m
 
 from .errors import Refused
+from .unfold import unfold
 
 CodecName = Literal["msgpack", "json"]
 CLIENT_NAME = "cardavia-tarot-python/0.1"
@@ -38,6 +42,7 @@ class TarotSocket:
         self.ws = ws
         self.codec = codec
         self.welcome = welcome
+        self._unfolded: deque[ServerMessage] = deque()  # the rest of a folded frame
 
     @classmethod
     async def open(
@@ -51,7 +56,6 @@ class TarotSocket:
         and wait for the welcome (``Refused`` if refused: ``bad_session`` for a session
         signed out or expired)."""
         chosen = codec_named(codec)
-        # Version 1 until this library speaks version 2's frames.
         subprotocol = f"tarot.v{SPOKEN_VERSION}.{chosen.name}"
         ws = await connect(url, subprotocols=[Subprotocol(subprotocol)], open_timeout=10)
         if ws.subprotocol != subprotocol:
@@ -73,7 +77,9 @@ class TarotSocket:
 
     async def recv(self) -> ServerMessage:
         """The next message; ``websockets.ConnectionClosed`` when the socket closes."""
-        return self.codec.decode_server(await self.ws.recv())
+        while not self._unfolded:
+            self._unfolded.extend(unfold(self.codec.decode_server(await self.ws.recv())))
+        return self._unfolded.popleft()
 
     async def close(self) -> None:
         await self.ws.close()

@@ -68,3 +68,11 @@ class Disconnected(ClientError):
     def __init__(self, message: str, reason: str = "closed") -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class QueueEnded(ClientError):
+    """The quick-play search ended without a seat: ``reason`` (``not_ready``, ``cancelled``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the quick-play search ended: {reason}")
+        self.reason = reason

@@ -33,7 +33,7 @@ from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
 
-from . import panels, render
+from . import chat_keys, panels, render
 from .decisions import (
     CHOOSING_CARDS,
     Decision,
@@ -44,10 +44,11 @@ from .decisions import (
     swap_poignee_card,
 )
 from .local_server import LocalServer, StartServer
+from .queueing import queue_here
 from .serverlog import ServerLog
 
 
-class TableApp(App[list[m.Points] | None]):
+class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
     """Play one table: a deal or a series, against AI or other people."""
 
     TITLE = "cardavia tarot"
@@ -83,6 +84,7 @@ class TableApp(App[list[m.Points] | None]):
         codec: Any = "msgpack",
         watch: bool = False,
         local_server: StartServer | None = None,
+        queue: m.QueueMode | None = None,
     ) -> None:
         super().__init__()
         if watch and (url is None or table_id is None):
@@ -94,7 +96,7 @@ class TableApp(App[list[m.Points] | None]):
         self.table_id = table_id
         self.seat = seat
         self.player_name = name
-        self.deals = deals
+        self.deals, self.queue = deals, queue
         self.ai_level: m.AiLevel = ai_level
         self.codec = codec
         self.client: Client | None = None
@@ -165,6 +167,8 @@ class TableApp(App[list[m.Points] | None]):
             await client.watch(table_id)
             self.log_line(f"Watching table {table_id}.")
             return
+        if self.queue is not None:  # quick play: seated where the server says
+            return await queue_here(self, client)
         if table_id is None:
             options = m.TableOptions(deals=self.deals, ai_level=self.ai_level)
             table_id = (await client.create_table(options)).table.table_id
@@ -363,10 +367,6 @@ class TableApp(App[list[m.Points] | None]):
         self.awaiting_next = False
         self.run_worker(self._request(self.client.next_deal()), group="act")
         self.redraw()
-
-    def on_key(self, event: Any) -> None:  # 1-8: a preset phrase (render.PRESET_WORDS)
-        if (preset := render.preset_of_key(getattr(event, "character", None))) and self.client:
-            self.run_worker(self._request(self.client.say(preset=preset)), group="chat")
 
     def action_start(self) -> None:
         state = self.state

@@ -9,6 +9,7 @@ import { errorText, getLang, t } from "./i18n.js";
 import { announceLive } from "./narrate.js";
 import { Connection } from "./net.js";
 import { clearQueue, enqueue } from "./queue.js";
+import { onQueueMessage } from "./quickplay.js";
 import { renderAll, renderConn, renderMain, renderTable, toast } from "./render.js";
 import { issuedBy } from "./servers.js";
 import { app } from "./state.js";
@@ -21,6 +22,8 @@ export function onStatus(status) {
 }
 
 export function onReady() {
+  // A ticket of the queue does not outlive its connection: the search ended with it.
+  if (app.lobby.quick.state !== "idle") dispatch("quick", { state: "idle", match: null, notice: "lost" });
   // A seat or table remembered from another server is not this one's: its token stays home.
   const session = app.session && issuedBy(app.session, app.net.url) ? app.session : null;
   if (session && session.token && !app.replaced) {
@@ -72,6 +75,11 @@ function onMessage(msg) {
       return;
     case "reported":
       toast(t("chat.reported"));
+      return;
+    case "queue_status":
+    case "match_found":
+    case "joined":
+      onQueueMessage(msg);
       return;
     case "error":
       onError(msg);

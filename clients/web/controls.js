@@ -13,6 +13,7 @@ import { formOptions } from "./lobby.js";
 import { relanguageLive } from "./narrate.js";
 import { clearHash, renderAll, renderMain, renderTable, setTab, toast } from "./render.js";
 import { nextMarked, reviewId, startReview } from "./review.js";
+import { cancelQueue, confirmReady, playNow, queue } from "./quickplay.js";
 import { consentTo } from "./servers.js";
 import { storeDiscard, storeSession } from "./session.js";
 import { app } from "./state.js";
@@ -26,6 +27,10 @@ const ACTIONS = {
       { deals: Number(app.lobby.multiDeals) || 5, ai_level: app.lobby.quickAi, name: t("lobby.quickName"), private: true },
       true,
     ),
+  "queue-play": () => queue(),
+  "queue-cancel": () => cancelQueue(),
+  "queue-ready": () => confirmReady(),
+  "queue-now": () => playNow(),
   refresh: () => refreshTables(),
   "more-tables": () => moreTables(),
   "take-seat": (arg) => {
@@ -235,6 +240,10 @@ export function onChange(e) {
       dispatch("lobbyChoice", "multiDeals", Number(el.value) || 5);
       saved.set("multiDeals", app.lobby.multiDeals);
       renderMain();
+      break;
+    case "quick-mode":
+      dispatch("quick", { mode: el.value === "rated" ? "rated" : "casual" });
+      saved.set("quickMode", app.lobby.quick.mode);
       break;
     case "quick-ai":
       dispatch("lobbyChoice", "quickAi", el.value);

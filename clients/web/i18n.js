@@ -10,10 +10,13 @@ import nlTable from "./strings-nl.js";
 import enPlayers from "./strings-players-en.js";
 import frPlayers from "./strings-players-fr.js";
 import nlPlayers from "./strings-players-nl.js";
+import enChat from "./strings-chat-en.js";
+import frChat from "./strings-chat-fr.js";
+import nlChat from "./strings-chat-nl.js";
 
-const en = { ...enTable, ...enPlayers };
-const nl = { ...nlTable, ...nlPlayers };
-const fr = { ...frTable, ...frPlayers };
+const en = { ...enTable, ...enPlayers, ...enChat };
+const nl = { ...nlTable, ...nlPlayers, ...nlChat };
+const fr = { ...frTable, ...frPlayers, ...frChat };
 
 export const LANGS = [
   { code: "en", name: "English" },

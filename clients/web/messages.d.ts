@@ -19,6 +19,12 @@ export interface Block {
   name: string;
 }
 
+/** Stop searching (refused with ``not_queued`` when this connection is not queued). */
+export interface CancelQueue {
+  id?: string | number | null;
+  type: "cancel_queue";
+}
+
 /** A new password for the signed-in account: this session stays, the account's other sessions are revoked (a device that knew the old password is signed out). */
 export interface ChangePassword {
   id?: string | number | null;
@@ -51,6 +57,36 @@ export interface CreateTable {
 export interface DiscardAction {
   kind: "discard";
   cards: string[];
+}
+
+/** Enter an open event (signed in; once per account). */
+export interface DuplicateEnter {
+  id?: string | number | null;
+  type: "duplicate_enter";
+  event_id: number;
+}
+
+/** The events open now or soon, and those closed in the last days. */
+export interface DuplicateList {
+  id?: string | number | null;
+  type: "duplicate_list";
+}
+
+/** Play your next deal of an event you entered. A ``robot`` event seats you at a new table (seat 0, three AI) for that deal. A ``tables`` event seats you at ``table_id`` (a table of the event waiting for its players), or at a new one when it is left out; ``start`` starts it, and the table plays every deal of the event. */
+export interface DuplicatePlay {
+  id?: string | number | null;
+  type: "duplicate_play";
+  event_id: number;
+  table_id?: string | null;
+}
+
+/** An event's results: its standings (no ``deal`` nor ``entry``), every result of one deal (``deal``, from 0), or one entrant's results (``entry``). */
+export interface DuplicateShow {
+  id?: string | number | null;
+  type: "duplicate_show";
+  event_id: number;
+  deal?: number | null;
+  entry?: number | null;
 }
 
 /** ``session``: an account's session token (``signed_in``): the connection is signed in. */
@@ -111,9 +147,33 @@ export interface PlayAction {
   card: string;
 }
 
+/** Start now against three AI (leaving the queue if this connection was in it). */
+export interface PlayNow {
+  id?: string | number | null;
+  type: "play_now";
+  deals?: number;
+  name?: string;
+}
+
 export interface PoigneeAction {
   kind: "poignee";
   cards: string[];
+}
+
+/** Search a table of four by rating; a guest may ask ``casual`` only. */
+export interface Queue {
+  id?: string | number | null;
+  type: "queue";
+  mode?: "rated" | "casual";
+  deals?: number;
+  name?: string;
+}
+
+/** Confirm the group ``match_found`` proposed, before its ``deadline_ms``. */
+export interface Ready {
+  id?: string | number | null;
+  type: "ready";
+  match_id: string;
 }
 
 /** At a finished table, a seated human: play again with the same humans (``accept``), or not. The first answer makes the new table; whoever declines is replaced by AI. */
@@ -204,7 +264,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Chat | Mute | Unmute | Block | Report | Rematch;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Chat | Mute | Unmute | Block | Report | Rematch | Queue | CancelQueue | Ready | PlayNow | DuplicateList | DuplicateEnter | DuplicatePlay | DuplicateShow;
 
 export interface AccountInfo {
   id: number;
@@ -329,6 +389,30 @@ export interface DiscardKeptEvent {
   points: number;
 }
 
+export interface DuplicateEntered {
+  re: string | number | null;
+  type: "duplicate_entered";
+  event: EventInfo;
+}
+
+export interface DuplicateEvents {
+  re: string | number | null;
+  type: "duplicate_events";
+  events: EventInfo[];
+}
+
+/** What ``duplicate_show`` asked: ``standings`` (closed and scored), or ``results`` of one ``deal`` or one ``entry``; ``own`` is the asker's running standing, if entered. */
+export interface DuplicateResults {
+  re: string | number | null;
+  type: "duplicate_results";
+  event: EventInfo;
+  deal: number | null;
+  entry: number | null;
+  standings: StandingInfo[] | null;
+  results: ResultInfo[] | null;
+  own: OwnStanding | null;
+}
+
 /** A refused message: nothing changed. ``code`` is stable (see docs/PROTOCOL.md). */
 export interface Error {
   re: string | number | null;
@@ -345,6 +429,30 @@ export interface Event {
   table_id: string;
   seq: number;
   event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent | ChatEvent | RematchEvent | RatingsEvent;
+}
+
+/** An event as the asker sees it: ``entry_id`` and ``played`` are the asker's own. */
+export interface EventInfo {
+  event_id: number;
+  name: string;
+  kind: "robot" | "tables";
+  scoring: "matchpoints" | "datum";
+  deals: number;
+  opens_ms: number;
+  closes_ms: number;
+  phase: "upcoming" | "open" | "closed";
+  scored: boolean;
+  entry_id: number | null;
+  played: number;
+}
+
+/** Version 2: the events of one commit (numbered in order, maybe none), the turn they give you (only to the seat to act) and the ``re`` of your request that made them. */
+export interface Events {
+  type: "events";
+  table_id: string;
+  events: NumberedEvent[];
+  your_turn: TurnOffer | null;
+  re: string | number | null;
 }
 
 /** Private: a seat's 18 dealt cards. */
@@ -399,6 +507,17 @@ export interface LegalChoices {
   cards?: string[];
 }
 
+/** A group is found: say ``ready`` with ``match_id`` before ``deadline_ms``. ``humans`` players were found and ``ai`` AI seats fill the table (humans + ai = 4). Whoever does not confirm in time leaves the queue; those who did go back in first. */
+export interface MatchFound {
+  type: "match_found";
+  match_id: string;
+  deadline_ms: number;
+  humans: number;
+  ai: number;
+  mode: "rated" | "casual";
+  deals: number;
+}
+
 /** The answer to ``mute`` and ``unmute``: the names this connection mutes now. */
 export interface Muted {
   re: string | number | null;
@@ -406,11 +525,24 @@ export interface Muted {
   names: string[];
 }
 
+/** One event of a batch: ``hidden`` where it is not yours to see. */
+export interface NumberedEvent {
+  seq: number;
+  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent | ChatEvent | RematchEvent | RatingsEvent;
+}
+
 /** After ``tables`` (version 2): how many connections this server node has open now. */
 export interface Online {
   re: string | number | null;
   type: "online";
   count: number;
+}
+
+/** The asker's running standing: each deal played against those who played it before. */
+export interface OwnStanding {
+  mark: number | null;
+  played: number;
+  deals: number;
 }
 
 export interface PasswordChanged {
@@ -440,6 +572,19 @@ export interface PoigneeInfo {
 export interface Pong {
   re: string | number | null;
   type: "pong";
+}
+
+/** Where this connection stands in the queue. ``searching``: the players searching now on every node (a count, never names), ``waited_ms`` this player's wait so far. ``penalty``: the player left rated quick-play tables mid-game and may queue again at ``penalty_until_ms`` (the server's clock). */
+export interface QueueStatus {
+  re: string | number | null;
+  type: "queue_status";
+  state: "searching" | "idle" | "penalty";
+  searching: number;
+  mode: "rated" | "casual" | null;
+  deals: number | null;
+  waited_ms: number;
+  penalty_until_ms: number | null;
+  reason: "cancelled" | "not_ready" | "seated" | "play_now" | null;
 }
 
 export interface RatingChangeLine {
@@ -476,6 +621,20 @@ export interface Reported {
   re: string | number | null;
   type: "reported";
   report_id: number;
+}
+
+/** One result: who, the deal and seat, the contract (left out: passed out), the sheet's score for the seat, its mark once scored, and the stored deal it was (its record: ``GET /api/deals/{table_id}/{deal_number}``). */
+export interface ResultInfo {
+  entry_id: number;
+  name: string | null;
+  ai_level: string | null;
+  deal: number;
+  seat: number;
+  contract: string | null;
+  score: number;
+  mark: number | null;
+  table_id: string | null;
+  deal_number: number | null;
 }
 
 export interface Review {
@@ -614,6 +773,17 @@ export interface Snapshot {
   seq: number;
   table: TableSummary;
   view: SeatView | null;
+  your_turn: TurnOffer | null;
+}
+
+/** One entrant's place once the event is scored; ``name`` is left out for an AI. */
+export interface StandingInfo {
+  rank: number;
+  entry_id: number;
+  name: string | null;
+  ai_level: string | null;
+  mark: number;
+  played: number;
 }
 
 /** The answer to ``review_stored_deal``: the same review, of a deal of the history. */
@@ -687,6 +857,13 @@ export interface TurnEvent {
   deadline_ms: number | null;
 }
 
+/** ``your_turn`` folded into an ``events`` frame or a ``snapshot``: it is your turn at event ``seq``; here is what you may do. */
+export interface TurnOffer {
+  seq: number;
+  legal: LegalChoices;
+  deadline_ms: number | null;
+}
+
 export interface Watching {
   re: string | number | null;
   type: "watching";
@@ -712,4 +889,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | Muted | Blocked | Reported | Online;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | Muted | Blocked | Reported | Online | QueueStatus | MatchFound | DuplicateEvents | DuplicateEntered | DuplicateResults;

@@ -1,12 +1,15 @@
 // @ts-check
-// The WebSocket connection: subprotocol tarot.v1.json, hello first, automatic
+// The WebSocket connection: subprotocol tarot.v2.json, hello first, automatic
 // reconnection with back-off. A request carries an id; its answer, or the error
 // refusing it, comes back with that id as `re` (PROTOCOL.md section 4), so an
 // error is never taken for another request's. The subprotocol and version are the
-// server's own (protocol.js, generated from its models).
+// server's own (protocol.js, generated from its models). Version 2's folded frames
+// (one `events` frame per commit, the turn and the request's `re` in it) are unfolded
+// here (unfold.js): the page gets each event, then the turn, then the ack.
 
 import { accountFor, forgetAccount } from "./account.js";
 import { PROTOCOL_VERSION, SUBPROTOCOL } from "./protocol.js";
+import { unfold } from "./unfold.js";
 
 /** @typedef {import("./messages").ClientMessage} ClientMessage */
 /** @typedef {import("./messages").ServerMessage} ServerMessage */
@@ -85,9 +88,15 @@ export class Connection {
       this.handlers.onReady();
       return;
     }
+    for (const one of unfold(msg)) this.deliver(one);
+  }
+
+  /** @param {ServerMessage} msg  a message of the table or an answer, unfolded */
+  deliver(msg) {
     // The request this answers, by its id. An error without `re` is about a message sent
     // without an id (an action): it goes to the page, never to a request.
-    const waiting = msg.re !== undefined ? this.pending.find((p) => p.id === msg.re) : null;
+    const re = "re" in msg ? msg.re : undefined;
+    const waiting = re !== undefined ? this.pending.find((p) => p.id === re) : null;
     if (waiting) {
       this.pending.splice(this.pending.indexOf(waiting), 1);
       if (msg.type === "error") {

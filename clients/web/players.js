@@ -1,11 +1,14 @@
 // @ts-check
 // The players page (players.html): sign up / sign in, the leaderboard, profiles with
 // their rating chart and deals, and the deal viewer. Addresses are in the hash, so
-// every view is a link: #/leaderboard/OFFSET, #/player/ID/OFFSET, #/deal/TABLE/N/STEP.
+// every view is a link: #/leaderboard/OFFSET, #/player/ID/OFFSET, #/deal/TABLE/N/STEP
+// (.../review: its AI review opened), and the duplicate events' #/duplicate,
+// #/duplicate/ID and #/duplicate/ID/deal/K (duplicate.js).
 
 import { accountFor, changePassword, signIn, signOut } from "./account.js";
 import { installSprite } from "./cards.js";
 import { html, saved, setHTML } from "./dom.js";
+import { dealView, eventsView, standingsView } from "./duplicate.js";
 import { api, leaderboardView, loadProfile, PAGE, profileView } from "./history.js";
 import { errorText, getLang, LANGS, setLang, t } from "./i18n.js";
 import { Connection } from "./net.js";
@@ -53,12 +56,14 @@ function accountView() {
  * to the lobby, then this page's places and the language. */
 function header(parts) {
   const options = LANGS.map((l) => html`<option value="${l.code}" ${l.code === getLang() ? html`selected` : null}>${l.name}</option>`);
-  const onBoard = parts[0] !== "player" && parts[0] !== "deal";
+  const onDuplicate = parts[0] === "duplicate";
+  const onBoard = parts[0] !== "player" && parts[0] !== "deal" && !onDuplicate;
   return html`<header class="topbar"><div class="topbar-inner">
     <a class="brand" href="./" aria-label="CARDAVIA"><svg class="brand-mark" viewBox="0 0 100 100" aria-hidden="true"><use href="#sym-star"/></svg><span>CARDAVIA</span></a>
     <nav class="tabs" aria-label="${t("players.title")}">
       <a href="./" data-nav="lobby">${t("players.back")}</a>
       <a href="#/leaderboard/0" data-nav="leaderboard"${onBoard ? html` aria-current="page"` : ""}>${t("players.leaderboard")}</a>
+      <a href="#/duplicate" data-nav="duplicate"${onDuplicate ? html` aria-current="page"` : ""}>${t("duplicate.link")}</a>
     </nav>
     <label class="control lang-control"><span class="lang-word">${t("header.language")}</span> <select id="lang-select">${options}</select></label>
   </div></header>`;
@@ -75,7 +80,9 @@ async function route() {
       const { profile, ratings, deals, tables } = await loadProfile(parts[1], offset);
       setHTML(main, html`${accountView()}${profileView(profile, ratings, deals, offset, tables)}`);
     } else if (parts[0] === "deal" && parts[1] && /^\d+$/.test(parts[2] || "")) {
-      await showDeal(main, parts[1], parts[2], Number(parts[3] || 0));
+      await showDeal(main, parts[1], parts[2], Number(parts[3] || 0), parts[4] === "review");
+    } else if (parts[0] === "duplicate") {
+      await showDuplicate(main, parts);
     } else {
       const offset = parts[0] === "leaderboard" ? Number(parts[1] || 0) : 0;
       const board = await api(`/api/leaderboard?limit=${PAGE}&offset=${offset}`);
@@ -86,11 +93,30 @@ async function route() {
   }
 }
 
-async function showDeal(main, tableId, number, step) {
+/** #/duplicate, #/duplicate/ID, #/duplicate/ID/deal/K (duplicate.js). */
+async function showDuplicate(main, parts) {
+  document.title = `CARDAVIA · ${t("duplicate.title")}`;
+  if (!/^\d+$/.test(parts[1] || "")) {
+    setHTML(main, eventsView(await api("/api/duplicate")));
+    return;
+  }
+  const event = await api(`/api/duplicate/${parts[1]}?limit=500`);
+  if (parts[2] === "deal" && /^\d+$/.test(parts[3] || "")) {
+    setHTML(main, dealView(event, await api(`/api/duplicate/${parts[1]}/deals/${parts[3]}`)));
+  } else {
+    setHTML(main, standingsView(event));
+  }
+}
+
+async function showDeal(main, tableId, number, step, review = false) {
   if (!page.deal || page.deal.table_id !== tableId || String(page.deal.deal_number) !== number) {
     page.deal = await api(`/api/deals/${encodeURIComponent(tableId)}/${number}`);
     page.steps = steps(page.deal);
     page.review = null;
+  }
+  if (review && !page.review && page.deal.sheet.status === "played") {
+    page.review = askReview(page.net, page.deal); // a duplicate result's "AI review" link
+    page.review.open = true;
   }
   page.step = Math.max(0, Math.min(page.steps.length - 1, Number.isFinite(step) ? step : 0));
   drawDeal(main);

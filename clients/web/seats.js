@@ -12,7 +12,13 @@ import { contractLabel, t } from "./i18n.js";
 export function seatName(table, seat) {
   const info = table.summary.seats[seat];
   if (!info || info.occupant === "empty") return t("seat.free");
-  if (info.occupant === "ai") return t("seat.ai", { n: seat + 1 });
+  if (info.occupant === "ai") {
+    // A quick-play table names its AI with their level ("AI 4 · expert"): said here in the
+    // player's language.
+    const level = (info.name || "").split(" · ")[1];
+    const name = t("seat.ai", { n: seat + 1 });
+    return level && ["random", "basic", "expert", "strong"].includes(level) ? `${name} · ${t(`ai.${level}`)}` : name;
+  }
   // The server names a nameless player "Player N": say it in the player's language.
   if (!info.name || info.name === `Player ${seat + 1}`) return t("seat.player", { n: seat + 1 });
   return info.name;

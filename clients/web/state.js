@@ -56,6 +56,18 @@ export const app = {
     pages: 1, // how many pages of tables the player opened ("More tables")
     invite: null,
     online: /** @type {number | null} */ (null), // connections on the server (an `online` message)
+    // Quick play (quickplay.js): idle, searching, found (a ready check), confirmed, penalty.
+    quick: {
+      state: "idle",
+      mode: saved.get("quickMode", "casual"),
+      searching: 0,
+      waitedMs: 0,
+      at: 0, // performance.now() when waitedMs was said
+      match: null, // {id, deadline (ms, server clock), humans, ai}
+      penaltyUntil: null,
+      notice: null, // why the last search ended ("not_ready")
+      seating: false,
+    },
     multiDeals: saved.get("multiDeals", 5),
     quickAi: quickAi(saved.get("quickAi", "expert")), // the AI of the games against 3 AI
     name: saved.get("name", ""),

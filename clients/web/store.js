@@ -78,6 +78,10 @@ const ACTIONS = {
   invite(s, invite) {
     s.lobby.invite = invite;
   },
+  /** @param {State} s @param {object} patch  the quick-play state (quickplay.js) */
+  quick(s, patch) {
+    Object.assign(s.lobby.quick, patch);
+  },
   /** @param {State} s @param {"name" | "multiDeals" | "quickAi" | "form"} key */
   lobbyChoice(s, key, value) {
     s.lobby[key] = value;

@@ -49,24 +49,4 @@ class WithoutNulls(Model):
         return {k: v for k, v in data.items() if v is not None}
 
 
-class Reply(Model):
-    """The answer to one request: ``re`` is the request's ``id``, left out when it had none."""
-
-    re: RequestId | None = None
-
-    @model_serializer(mode="wrap")
-    def _drop_null_re(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        data: dict[str, Any] = handler(self)
-        re = data.pop("re")
-        if re is not None:
-            data["re"] = re  # last: ``type`` stays first, as in every other message
-        return data
-
-
-class Request(Model):
-    """Every client message may carry an ``id``; its answer then carries it as ``re``."""
-
-    id: RequestId | None = None
-
-
 REQUEST_ID: TypeAdapter[RequestId] = TypeAdapter(RequestId)

@@ -19,8 +19,8 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import BadName
 from ..names import PLAYER_NAME_MAX, clean_name
-from .base import Reply, Request
 from .chat_events import ChatEvent, PresetCode, RatingChangeLine, RatingsEvent, RematchEvent
+from .envelope import Reply, Request
 
 CHAT_TEXT_MAX = 140  # characters, once cleaned (protocol/names.py's rules)
 REPORT_REASON_MAX = 200

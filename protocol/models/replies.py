@@ -9,13 +9,16 @@ from pydantic import Field, SerializerFunctionWrapHandler, TypeAdapter, model_se
 from .base import (
     PROTOCOL_VERSION,
     Model,
-    Reply,
     RequestId,
     Seat,
     TableId,
 )
+from .batches import Events, TurnOffer
 from .chat import Blocked, Muted, Online, Reported
+from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
+from .envelope import Reply
 from .events import EventModel
+from .queue import MatchFound, QueueStatus
 from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
@@ -105,6 +108,14 @@ class Snapshot(Model):
     seq: int
     table: TableSummary
     view: SeatView | None  # None before the first deal
+    your_turn: TurnOffer | None = None  # version 2, to the seat to act: its turn folded in
+
+    @model_serializer(mode="wrap")
+    def _drop_null_turn(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data["your_turn"] is None:
+            del data["your_turn"]  # version 1's snapshot is what it always was
+        return data
 
 
 class Event(Model):
@@ -206,6 +217,7 @@ ServerMessage = Annotated[
     | Watching
     | Snapshot
     | Event
+    | Events
     | YourTurn
     | Left
     | Pong
@@ -218,7 +230,12 @@ ServerMessage = Annotated[
     | Muted
     | Blocked
     | Reported
-    | Online,
+    | Online
+    | QueueStatus
+    | MatchFound
+    | DuplicateEvents
+    | DuplicateEntered
+    | DuplicateResults,
     Field(discriminator="type"),
 ]
 

@@ -10,11 +10,13 @@ from ..names import PLAYER_NAME_MAX, PlayerName
 from .actions import ActionModel
 from .base import (
     AiLevel,
-    Request,
     Seat,
     TableId,
 )
 from .chat import Block, Chat, Mute, Rematch, Report, Unmute
+from .duplicate import DuplicateEnter, DuplicateList, DuplicatePlay, DuplicateShow
+from .envelope import Request
+from .queue import CancelQueue, PlayNow, Queue, Ready
 from .tables import TableOptions
 
 
@@ -177,7 +179,15 @@ ClientMessage = Annotated[
     | Unmute
     | Block
     | Report
-    | Rematch,
+    | Rematch
+    | Queue
+    | CancelQueue
+    | Ready
+    | PlayNow
+    | DuplicateList
+    | DuplicateEnter
+    | DuplicatePlay
+    | DuplicateShow,
     Field(discriminator="type"),
 ]
 

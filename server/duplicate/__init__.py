@@ -14,6 +14,7 @@ compares results is no rule of a deal of tarot, as the ratings' model is not.
 - ``matchpoints``, ``datum``: the two ways to mark one deal and seat's results.
 - ``standings``: ``score_event``, every result's mark and the entrants' ranks.
 - ``running``: an entrant's standing while the event is open, deal by deal.
+- ``rating``: the duplicate rating, each finished event as pairwise results.
 
 docs/DUPLICATE.md explains the scoring with a worked example.
 
@@ -47,6 +48,7 @@ from .matchpoints import (
     percentage_against,
     percentages,
 )
+from .rating import K_DEAL, rate_event
 from .running import FieldSummary, mark_against, running_standing
 from .standings import (
     NOT_PLAYED_PERCENT,
@@ -62,6 +64,7 @@ from .standings import (
 __all__ = [
     "DEALS_MAX",
     "EVENT_KINDS",
+    "K_DEAL",
     "NOT_PLAYED_PERCENT",
     "ROBOT_AI_LEVEL",
     "ROBOT_SEAT",
@@ -91,6 +94,7 @@ __all__ = [
     "percentage",
     "percentage_against",
     "percentages",
+    "rate_event",
     "running_standing",
     "score_event",
     "score_halves",

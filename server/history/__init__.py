@@ -37,7 +37,7 @@ from .deals import (
     store_table,
     stored_deals,
 )
-from .duplicate_close import close_event
+from .duplicate_close import close_event, end_event
 from .duplicate_events import StoredEvent, create_event, enter_event, entry_of, stored_event
 from .duplicate_play import EventResult, record_result
 from .duplicate_reads import (
@@ -120,6 +120,7 @@ __all__ = [
     "deal_results",
     "default_url",
     "display_name",
+    "end_event",
     "enter_event",
     "entry_of",
     "entry_results",

@@ -1,4 +1,4 @@
-"""Blocks between accounts and reported chat messages (migration 0006).
+"""Blocks between accounts and reported chat messages (migration 0007).
 
 - ``blocks``: an account that blocked another (``block`` on the wire). Neither
   sees the other's chat (``hidden_accounts``), and quick play never seats the

@@ -226,7 +226,11 @@ class DealWriter:
             deals = [d for d in batch if isinstance(d, FinishedDeal)]
             self.stored += await store_checked_deals(self._engine, deals)
             # A deal of no account was marked as never rated when it was stored.
-            rated = [d for d in deals if not d.seats or may_be_rated(o.account_id for o in d.seats)]
+            rated = [
+                d
+                for d in deals
+                if d.rated and (not d.seats or may_be_rated(o.account_id for o in d.seats))
+            ]
             if rated:
                 await self._rate(rated)
             return

@@ -48,6 +48,8 @@ class FinishedDeal:
     started_at: datetime
     finished_at: datetime
     seats: tuple[Occupant, ...] = field(default=())
+    # False: never rated whoever sat there (a casual quick-play table: docs/RATINGS.md).
+    rated: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +147,7 @@ async def _store_one(conn: AsyncConnection, deal: FinishedDeal) -> bool:
                 for seat, who in enumerate(deal.seats)
             ],
         )
-        if not may_be_rated(who.account_id for who in deal.seats):
+        if not deal.rated or not may_be_rated(who.account_id for who in deal.seats):
             await mark_never_rated(conn, deal.table_id, deal.deal_number, deal.finished_at)
     return inserted
 

@@ -18,7 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from server.duplicate import DealResult, EventScores, event_phase, score_event
 
 from .duplicate_events import now_or, stored_event
-from .errors import EventStillOpen
+from .duplicate_rating import rate_scored
+from .errors import EventNotOpen, EventStillOpen
 from .guard import reachable
 from .schema import duplicate_entries, duplicate_events, duplicate_results
 
@@ -37,20 +38,21 @@ async def close_event(
         claim = update(duplicate_events).where(events.id == event_id, events.scored_at.is_(None))
         if (await conn.execute(claim.values(scored_at=moment))).rowcount != 1:
             return None
-        entrants = (
-            (await conn.execute(select(entries.id).where(entries.event_id == event_id)))
-            .scalars()
-            .all()
-        )
+        accounts_of: dict[int, int | None] = {
+            row.id: row.account_id
+            for row in await conn.execute(
+                select(entries.id, entries.account_id).where(entries.event_id == event_id)
+            )
+        }
         rows = await conn.execute(
             select(results.entry_id, results.deal_index, results.seat, results.score).where(
                 results.event_id == event_id
             )
         )
-        scores = score_event(
-            (DealResult(*row) for row in rows), entrants, stored.event.deals, stored.event.scoring
-        )
+        played = [DealResult(*row) for row in rows]
+        scores = score_event(played, list(accounts_of), stored.event.deals, stored.event.scoring)
         await _write_scores(conn, event_id, scores)
+        await rate_scored(conn, event_id, played, accounts_of, moment)  # the duplicate rating
     return scores
 
 
@@ -93,3 +95,22 @@ async def _write_scores(conn: AsyncConnection, event_id: int, scores: EventScore
                 for s in scores.standings
             ],
         )
+
+
+async def end_event(
+    engine: AsyncEngine, event_id: int, *, now: datetime | None = None
+) -> EventScores[int] | None:
+    """Close an open event now (an operator's ``tarot duplicate close``: its window cut
+    short) and score it; an event closed already is only scored. ``EventNotOpen`` before
+    it opens. The scores, or None if it was scored already."""
+    moment = now_or(now)
+    stored = await stored_event(engine, event_id)
+    if moment <= stored.event.opens:
+        raise EventNotOpen(f"event {event_id} opens at {stored.event.opens.isoformat()}")
+    if moment < stored.event.closes:
+        events = duplicate_events.c
+        async with reachable(), engine.begin() as conn:
+            await conn.execute(
+                update(duplicate_events).where(events.id == event_id).values(closes_at=moment)
+            )
+    return await close_event(engine, event_id, now=moment)

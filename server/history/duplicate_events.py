@@ -83,10 +83,10 @@ async def event_of(conn: AsyncConnection, event_id: int) -> StoredEvent:
     ).first()
     if found is None:
         raise NoSuchEvent(f"no event {event_id}")
-    return _stored(found)
+    return stored_from_row(found)
 
 
-def _stored(row: Row[Any]) -> StoredEvent:
+def stored_from_row(row: Row[Any]) -> StoredEvent:
     event = DuplicateEvent(
         row.name,
         bytes.fromhex(row.seed),

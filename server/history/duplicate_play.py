@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, literal, select
+from sqlalchemy import func, insert, literal, select
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -164,3 +164,24 @@ def _insert_result(
     if conn.dialect.name == "postgresql":  # the scorer's claim waits for this insert, or it for it
         source = source.with_for_update(read=True)
     return insert(duplicate_results).from_select(["event_id", *values], source)
+
+
+async def table_entry(engine: AsyncEngine, event_id: int, table_id: str, seat: int) -> int | None:
+    """The entry that played ``seat`` at ``table_id`` in the event (a ``tables`` event's AI
+    seat is entered when its first result is recorded, and found again by it)."""
+    r = duplicate_results.c
+    query = (
+        select(r.entry_id)
+        .where(r.event_id == event_id, r.table_id == table_id, r.seat == seat)
+        .order_by(r.deal_index)
+        .limit(1)
+    )
+    async with reachable(), engine.connect() as conn:
+        return (await conn.execute(query)).scalar_one_or_none()
+
+
+async def results_count(engine: AsyncEngine, entry_id: int) -> int:
+    """How many deals the entry has played (its next deal's index)."""
+    query = select(func.count()).where(duplicate_results.c.entry_id == entry_id)
+    async with reachable(), engine.connect() as conn:
+        return int((await conn.execute(query)).scalar_one())

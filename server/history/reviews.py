@@ -136,3 +136,10 @@ class KeptReviews:
 
     async def record(self, table_id: str, deal_number: int) -> dict[str, Any]:
         return await reviewable_record(self.engine, table_id, deal_number)
+
+    async def check_shown(self, table_id: str, deal_number: int) -> None:
+        """``ResultsHidden`` for a deal of a duplicate event not closed yet: its review
+        would show the cards every entrant is still to play."""
+        from .duplicate_reads import check_record_visible
+
+        await check_record_visible(self.engine, table_id, deal_number, None)

@@ -257,3 +257,30 @@ duplicate_results = Table(
     Index("ix_duplicate_results_deal", "event_id", "deal_index", "seat", "score"),
     Index("ix_duplicate_results_record", "table_id", "deal_number"),
 )
+
+# Migration 0006: the duplicate rating (server.duplicate.rating, docs/RATINGS.md): one per
+# account, moved by each finished event it played in; each event's changes, which also
+# say the event was rated (once, in the transaction that scored it).
+duplicate_ratings = Table(
+    "duplicate_ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("events", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+duplicate_rating_changes = Table(
+    "duplicate_rating_changes",
+    metadata,
+    Column(
+        "event_id",
+        Integer,
+        ForeignKey("duplicate_events.id", ondelete="CASCADE"),
+        primary_key=True,
+    ),
+    Column("account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Index("ix_duplicate_rating_changes_account", "account_id"),
+)

@@ -22,15 +22,22 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from websockets.http11 import Response
 
 from server.errors import ServerError
-from server.history import BadAccountName, HistoryError, queries
+from server.history import BadAccountName, HistoryError, check_record_visible, queries
 from server.history.player_tables import player_tables as tables_of
 
-from . import http
+from . import api_duplicate, http
 
 OFFSET_MAX = 1_000_000
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 NUMBER = re.compile(r"^[0-9]{1,9}$")
 Json = dict[str, Any]
+# The history's refusals that are not a bad request.
+HISTORY_STATUS = {
+    "database_unavailable": HTTPStatus.SERVICE_UNAVAILABLE,
+    "results_hidden": HTTPStatus.FORBIDDEN,
+    "no_such_event": HTTPStatus.NOT_FOUND,
+    "not_entered": HTTPStatus.NOT_FOUND,
+}
 
 
 class ApiError(ServerError):
@@ -174,6 +181,7 @@ async def deal(engine: AsyncEngine, parts: list[str], _query: Query) -> Json:
         raise bad_request(f"not a table id: {table_id[:80]!r}")
     if not NUMBER.match(number):
         raise bad_request(f"a deal number is a whole number from 0, not {number[:20]!r}")
+    await check_record_visible(engine, table_id, int(number), None)  # an open event's deal
     found = await queries.stored_deal(engine, table_id, int(number))
     if found is None:
         raise not_found(f"no finished deal {number} of table {table_id} is stored")
@@ -189,6 +197,11 @@ ROUTES: tuple[tuple[tuple[str, ...], tuple[str, ...], Route], ...] = (
     (("players", "*", "tables"), ("limit", "offset"), player_tables),
     (("players", "*", "ratings"), ("limit", "offset"), player_ratings),
     (("deals", "*", "*"), (), deal),
+    (("duplicate",), (), api_duplicate.events),
+    (("duplicate", "ratings"), ("limit", "offset"), api_duplicate.ratings),
+    (("duplicate", "*"), ("limit", "offset"), api_duplicate.standings),
+    (("duplicate", "*", "deals", "*"), (), api_duplicate.deal),
+    (("duplicate", "*", "entries", "*"), (), api_duplicate.entry),
 )
 
 
@@ -216,7 +229,6 @@ async def respond(engine: AsyncEngine | None, target: str) -> Response:
     except UnicodeDecodeError:
         return refusal(HTTPStatus.BAD_REQUEST, "bad_request", "the path is not UTF-8")
     except HistoryError as e:
-        down = e.code == "database_unavailable"
-        status = HTTPStatus.SERVICE_UNAVAILABLE if down else HTTPStatus.BAD_REQUEST
+        status = HISTORY_STATUS.get(e.code, HTTPStatus.BAD_REQUEST)
         return refusal(status, e.code, e.message)
     return json_response(HTTPStatus.OK, body)

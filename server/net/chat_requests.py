@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Any, Protocol
 from weakref import WeakKeyDictionary
 
 from protocol import models as m
@@ -37,12 +37,6 @@ CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
 CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
 
 SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch | m.ListTables
-_HANDLED = (m.Chat, m.Mute, m.Unmute, m.Block, m.Report, m.Rematch, m.ListTables)
-
-
-def handles(message: m.ClientMessage) -> TypeGuard[SocialMessage]:
-    """Whether ``handle`` answers this message (connection.py's dispatch asks)."""
-    return isinstance(message, _HANDLED)
 
 
 class Connection(rematch_requests.Connection, Protocol):
@@ -61,8 +55,6 @@ class Connection(rematch_requests.Connection, Protocol):
     def player(self) -> str: ...
 
     def send(self, message: m.Model) -> None: ...
-
-    def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None: ...
 
 
 def policy_of(settings: Settings) -> ChatPolicy:
@@ -158,8 +150,7 @@ async def _chat(conn: Connection, chat: m.Chat) -> None:
     policy = social_of(conn).policy
     said(runtime.data, runtime.state, sender, chat, policy)  # refused here before it counts
     social_of(conn).limits.check(chat.preset or chat.text or "", now_ms())
-    await runtime.transact(lambda d, s: said(d, s, sender, chat, policy))
-    conn._ack(runtime, chat.id)  # as every table change is answered
+    await conn._change(runtime, lambda d, s: said(d, s, sender, chat, policy), chat.id)
 
 
 async def _asked(work: Any) -> Any:

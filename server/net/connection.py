@@ -24,14 +24,14 @@ from protocol.errors import ErrorCode
 from server.clock import now_ms
 from server.node.node import Node
 from server.node.reviews import ConnectionReviews
-from server.node.runtime import TableRuntime
+from server.node.runtime import Build, TableRuntime
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import chat_requests
+from . import acks, chat_requests, feature_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -221,29 +221,26 @@ class Connection:
                 await self._reclaim(table_id, last_seq, re)
             case m.Start():
                 runtime, _ = self._seated()
-                await runtime.transact(lambda d, s: tr.start(d, s, now_ms()))
-                self._ack(runtime, re)
+                await self._change(runtime, lambda d, s: tr.start(d, s, now_ms()), re)
             case m.Act(action=action):
-                await self._act(action)
-                self._ack(self.table, re)
+                await self._act(action, re)
             case m.NextDeal():
                 runtime, seat = self._seated()
-                await runtime.transact(lambda d, s: tr.ready(d, s, seat, now_ms()))
-                self._ack(runtime, re)
+                await self._change(runtime, lambda d, s: tr.ready(d, s, seat, now_ms()), re)
             case m.Leave():
                 await self._leave(re)
             case m.ReviewDeal(deal_number=number):
                 self.reviews.request(self.table, number, re)
             case m.ReviewStoredDeal(table_id=table_id, deal_number=number):
                 self.reviews.request_stored(table_id, number, re)
-            case _ if chat_requests.handles(message):  # list_tables, chat..., rematch
-                await chat_requests.handle(self, message)
+            case _:
+                await feature_requests.handle(self, message)
         return None
 
-    def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None:
-        """Done: the change's events were sent before (``apply_update`` delivers them)."""
-        if re is not None and runtime is not None:
-            self.send(m.Ack(re=re, table_id=runtime.table_id, seq=runtime.data.seq))
+    async def _change(self, runtime: TableRuntime, build: Build, re: m.RequestId | None) -> None:
+        asked = acks.asking(self, re)
+        await runtime.transact(build, asked=asked)
+        acks.ack(self, runtime, re, asked)  # after the change's events (or in them: v2)
 
     async def _hello(self, hello: m.Hello) -> None:
         version = versions.check_version(hello.protocol, self.subprotocol_version)
@@ -309,7 +306,7 @@ class Connection:
 
     async def _watch(self, table_id: str, invite: str | None, re: m.RequestId | None) -> None:
         runtime = await self.node.runtime(table_id)
-        tr.check_invite(runtime.data, invite)
+        tr.check_watch(runtime.data, invite, now_ms())
         self.state = cs.on_watch(self.state, runtime)
         self.send(m.Watching(table_id=table_id, re=re))
         await runtime.follow(self)
@@ -353,11 +350,13 @@ class Connection:
         self.state = cs.on_drop(self.state)
         asyncio.get_running_loop().create_task(self.ws.close(1000, "replaced"))
 
-    async def _act(self, action: m.ActionModel) -> None:
+    async def _act(self, action: m.ActionModel, re: m.RequestId | None) -> None:
         runtime, seat = self._seated()
         start = time.perf_counter()
         engine_action = action_of(action, seat)
-        await runtime.transact(lambda d, s: tr.act(d, s, engine_action, now_ms()), asker=self)
+        asked = acks.asking(self, re)
+        await runtime.transact(lambda d, s: tr.act(d, s, engine_action, now_ms()), self, asked)
+        acks.ack(self, runtime, re, asked)
         self.node.metrics.actions.inc()
         self.node.metrics.action_latency.observe(time.perf_counter() - start)
 

@@ -74,6 +74,7 @@ _FOLLOWING = (ConnectionPhase.SEATED, ConnectionPhase.WATCHING)
 _ONLY_IN: dict[str, tuple[ConnectionPhase, ...]] = {
     "join": (ConnectionPhase.LOBBY,),
     "watch": (ConnectionPhase.LOBBY,),
+    "duplicate_play": (ConnectionPhase.LOBBY,),
     "resume": (ConnectionPhase.LOBBY, ConnectionPhase.WATCHING),
     "start": (ConnectionPhase.SEATED,),
     "act": (ConnectionPhase.SEATED,),
@@ -82,6 +83,9 @@ _ONLY_IN: dict[str, tuple[ConnectionPhase, ...]] = {
     "chat": _FOLLOWING,
     "report": _FOLLOWING,
     "rematch": (ConnectionPhase.SEATED,),
+    "queue": (ConnectionPhase.LOBBY,),  # quick play: from the lobby only
+    "ready": (ConnectionPhase.LOBBY,),
+    "play_now": (ConnectionPhase.LOBBY,),
 }
 
 
@@ -94,9 +98,14 @@ def _alive(state: ConnectionState[T]) -> None:
 
 def _refusal(state: ConnectionState[T], message_type: str) -> TableRefused:
     """Why ``state`` does not take ``message_type`` (a greeted phase)."""
-    if message_type in ("join", "watch") and state.table is not None:
+    if message_type in ("join", "watch", "duplicate_play") and state.table is not None:
         return TableRefused(
             "already_seated", f"this connection already follows table {state.table.table_id}"
+        )
+    if message_type in ("queue", "ready", "play_now") and state.table is not None:
+        return TableRefused(
+            "already_seated",
+            f"this connection follows table {state.table.table_id}: leave it to play another",
         )
     if message_type == "resume":
         return TableRefused("already_seated", "this connection already holds a seat")

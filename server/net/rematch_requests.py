@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol, cast
 
+import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.table import rematch, seating
 from server.table import transitions as tr
+from server.table.data import TableData
 from server.table.refusals import TableRefused
 from server.table.seating import JoinRequest
 
@@ -23,7 +25,7 @@ from . import connection_state as cs
 
 if TYPE_CHECKING:
     from server.node.node import Node
-    from server.node.runtime import Subscriber, TableRuntime
+    from server.node.runtime import Build, Subscriber, TableRuntime
 
 
 class Connection(Protocol):
@@ -44,7 +46,9 @@ class Connection(Protocol):
         last_seq: int | None = None,
     ) -> None: ...
 
-    def _ack(self, runtime: TableRuntime | None, re: m.RequestId | None) -> None: ...
+    async def _change(self, runtime: TableRuntime, build: Build, re: m.RequestId | None) -> None:
+        """Commit ``build`` at ``runtime``, answered as every change is (``acks``)."""
+        ...
 
 
 async def answer(conn: Connection, message: m.Rematch) -> None:
@@ -57,9 +61,13 @@ async def answer(conn: Connection, message: m.Rematch) -> None:
         key = rematch.rematch_key(data.table_id)
         made = await conn.node.lobby.create(data.options, conn.address, conn.created, key)
         new_id = made.table_id
-    change = await runtime.transact(lambda d, s: rematch.answer(d, s, seat, message.accept, new_id))
+
+    def answered(d: TableData, s: engine.Deal | None) -> tr.Change:
+        return rematch.answer(d, s, seat, message.accept, new_id)
+
     new_runtime = await conn.node.runtime(new_id)
     if message.accept:
+        change = await runtime.transact(answered)
         held = change.data.seats[seat]
         request = JoinRequest(
             name=held.name,
@@ -73,8 +81,8 @@ async def answer(conn: Connection, message: m.Rematch) -> None:
         runtime.unsubscribe(cast("Subscriber", conn))  # it is one (connection.Connection)
         await conn._seated_by(new_runtime, joined, message.id)
     else:
-        conn._ack(runtime, message.id)
-    if rematch.starts(change.data):
+        await conn._change(runtime, answered, message.id)
+    if rematch.starts(runtime.data):
         try:
             await new_runtime.transact(lambda d, s: tr.start(d, s, now_ms()))
         except TableRefused as e:

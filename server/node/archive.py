@@ -34,7 +34,10 @@ from server.history import (
     migrate,
     open_engine,
 )
+from server.queue.seats import CASUAL_TABLE
 from server.table.data import SeatData, TableData
+
+from .duplicate_recorder import DuplicateRecorder
 
 log = logging.getLogger("tarot.history")
 CLOSE_SECONDS = 5.0
@@ -48,6 +51,8 @@ class Archive:
     ) -> None:
         self.writer = writer
         self.engine = engine  # disposed by ``close``
+        # The results of duplicate events' deals (None: a writer with no engine of its own).
+        self.duplicates = DuplicateRecorder(engine) if engine is not None else None
         # What this node has queued already (the most recent): a deal is seen at each of
         # the table's changes while it is over, and needs building (a replay) only once.
         self._queued: OrderedDict[tuple[str, int], None] = OrderedDict()
@@ -84,8 +89,12 @@ class Archive:
         """Write what is queued (for ``seconds`` at most), then stop."""
         try:
             await asyncio.wait_for(self.writer.flush(), seconds)
+            if self.duplicates is not None:
+                await asyncio.wait_for(self.duplicates.settled(), seconds)
         except TimeoutError:
             pass
+        if self.duplicates is not None:
+            await self.duplicates.close()
         await self.writer.close()
         if self.engine is not None:
             await self.engine.dispose()
@@ -116,6 +125,8 @@ class Archive:
                 continue  # (``dealt`` 0: a table stored before it was kept; no key)
             if self._first_time((data.table_id, data.dealt - 1)):
                 self.writer.submit(finished_deal(data, state))
+                if data.duplicate is not None and self.duplicates is not None:
+                    self.duplicates.finished(data, state)
         if after.status == "finished" and self._first_time((after.table_id, -1)):
             self.writer.submit(finished_table(after))
 
@@ -147,7 +158,13 @@ def finished_deal(data: TableData, state: engine.Deal) -> FinishedDeal:
         started_at=_at(deal.started_ms or finished),
         finished_at=_at(finished),
         seats=tuple(occupant(s, data.options.ai_level) for s in data.seats),
+        rated=may_rate(data),
     )
+
+
+def may_rate(data: TableData) -> bool:
+    """False for a casual quick-play table: its deals are never rated (docs/RATINGS.md)."""
+    return data.options.name != CASUAL_TABLE
 
 
 def finished_table(data: TableData) -> FinishedTable:

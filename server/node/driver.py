@@ -22,6 +22,7 @@ from protocol import models as m
 from server.clock import now_ms
 from server.table import transitions as tr
 from server.table.data import TableData
+from server.table.duplicate_deals import decision_seed
 from server.table.refusals import TableError
 
 from .services import TableServices
@@ -171,7 +172,8 @@ class Driver:
             await runtime.transact(lambda d, s: tr.next_deal(d, s, now_ms()))
             return
         version, seat = runtime.data.version, state.to_act
-        action = await self._decide(state, seat, f"{runtime.table_id}:{version}")
+        seed = decision_seed(runtime.data, f"{runtime.table_id}:{version}")
+        action = await self._decide(state, seat, seed)
         if runtime.data.version != version:
             return  # the table moved on while the bot thought (e.g. the player came back)
         await runtime.transact(lambda d, s: tr.act(d, s, action, now_ms()))

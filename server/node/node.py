@@ -10,16 +10,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.metrics import Metrics
 from server.settings import Settings
 from server.store.base import TableStore
+from server.table.data import TableData
 
 from . import rating_news
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
+from .quickplay import QuickPlay
 from .review_limits import PlayerLimits
 from .reviews import Reviews
 from .runtime import TableRuntime, TableServices
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from server.history import Accounts
 
     from .archive import Archive  # SQLAlchemy only where the history is kept
+    from .duplicates import DuplicateTables
 
 
 class Node:
@@ -57,13 +61,24 @@ class Node:
         )
         self.archive = archive  # finished deals to the history (``tarot serve``)
         self.accounts = accounts  # in the history's database (``signin``)
+
+        def seen(
+            before: TableData | None,
+            before_state: engine.Deal | None,
+            after: TableData,
+            after_state: engine.Deal | None,
+        ) -> None:  # the history's, and quick play's abandons
+            if archive is not None:
+                archive.seen(before, before_state, after, after_state)
+            self.quickplay.seen(before, before_state, after, after_state)
+
         services = TableServices(
             store,
             settings,
             self.metrics,
             self.bots,
             lambda _: None,  # replaced by the tables' own
-            None if archive is None else archive.seen,
+            seen,
         )
         self.tables = Tables(
             services,
@@ -75,9 +90,15 @@ class Node:
         self.metrics.tables_loaded.set_function(lambda: len(self.tables))
         self.leases = Leases(store, settings, self.metrics, self.tables)
         self.lobby = Lobby(store, settings, self.tables)
+        self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         store.on_lost(self.tables.lost)
         if archive is not None:  # the rating changes to the tables' score sheets
             archive.writer.on_rated = lambda changes: rating_news.tell(self.tables, changes)
+        self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
+        if archive is not None and archive.engine is not None:
+            from .duplicates import DuplicateTables
+
+            self.duplicates = DuplicateTables(archive.engine, self.tables, settings)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
         await self.leases.take(runtime)
@@ -87,8 +108,14 @@ class Node:
     async def start(self) -> None:
         await self.leases.start()
         self.lobby.start()
+        self.quickplay.start()
+        if self.duplicates is not None:
+            self.duplicates.start()
 
     async def stop(self) -> None:
+        await self.quickplay.stop()
+        if self.duplicates is not None:
+            await self.duplicates.stop()
         await self.lobby.stop()
         await self.leases.stop()
         await self.tables.stop()

@@ -48,6 +48,18 @@ async def events_since(
             await asyncio.sleep(next(pauses))
 
 
+async def events_between(
+    store: TableStore, table_id: str, after: int, seq: int
+) -> list[StoredEvent]:
+    """The log's events after ``after`` up to ``seq``, read once (none if it cannot say):
+    what a reload of the table missed, so that it knows whose turn came when."""
+    try:
+        events = await store.events_since(table_id, after)
+    except StoreError:
+        return []
+    return [e for e in events or [] if e.seq <= seq]
+
+
 async def landed(store: TableStore, table: TableData) -> bool:
     """Whether the commit that made ``table`` landed; from the answer on it never will."""
     pauses = retry_pauses()

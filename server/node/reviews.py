@@ -127,6 +127,17 @@ class Reviews:
         self._keep(key, found)
         return found
 
+    async def check_shown(self, key: Key) -> None:
+        """``TableRefused`` (``results_hidden``) for a deal of an open duplicate event."""
+        if self.kept is None:
+            return
+        from server.history import HistoryError
+
+        try:
+            await self.kept.check_shown(*key)
+        except HistoryError as e:
+            raise TableRefused(error_code(e.code), e.message) from e
+
     async def stored_record(self, key: Key) -> dict[str, object]:
         """The record of stored deal ``key``; ``TableRefused`` if it cannot be reviewed."""
         if self.kept is None:
@@ -266,6 +277,8 @@ class ConnectionReviews:
             )
 
         try:
+            if number is None:  # a stored deal: not one of an open duplicate event
+                await self._reviews.check_shown(key)
             result = await self._reviews.made(key)
             if result is None:
                 if record is None:

@@ -23,7 +23,7 @@ from typing import Protocol
 import engine
 from protocol import Codec
 from protocol import models as m
-from protocol.convert import view_model, your_turn_json
+from protocol.convert import view_model
 from server.clock import now_ms
 from server.store.base import (
     OutcomeUnknown,
@@ -34,23 +34,25 @@ from server.store.base import (
 from server.table import transitions as tr
 from server.table.commits import Update, committed_update, followed_state
 from server.table.data import StoredEvent, TableData, deal_state
-from server.table.delivery import Delivery, Out, SendEvent, SendSnapshot, SendTurn, Turn
+from server.table.delivery import Delivery, Out, SendSnapshot, Turn
 from server.table.refusals import TableError
 
 from . import recovery
 from .driver import Driver
+from .fanout import Asked, Fanout
 from .services import TableServices
 
 log = logging.getLogger("tarot.table")
 
 Build = Callable[[TableData, engine.Deal | None], tr.Change]
-__all__ = ["Build", "Subscriber", "TableRuntime", "TableServices", "now_ms"]
+__all__ = ["Asked", "Build", "Subscriber", "TableRuntime", "TableServices", "now_ms"]
 
 
 class Subscriber(Protocol):
     """A local connection that follows a table (a seat, or a spectator with seat None)."""
 
     codec: Codec
+    version: int  # the protocol version: 2 and later get folded ``events`` frames
 
     @property
     def seat(self) -> int | None: ...
@@ -80,6 +82,7 @@ class TableRuntime:
         self.delivery: Delivery[Subscriber] = Delivery(delivered=data.seq, known=data.seq)
         self.delivery.turn = self._turn([])
         self.driver = Driver(self)
+        self.fanout = Fanout(data.table_id, self._legal, self.snapshot)
         self.quiet_since = time.monotonic()  # the last change or the last follower gone
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()  # log reads and marks, until done
@@ -99,11 +102,17 @@ class TableRuntime:
 
     # ------------------------------------------------------------ changes
 
-    async def transact(self, build: Build, asker: Subscriber | None = None) -> tr.Change:
+    async def transact(
+        self,
+        build: Build,
+        asker: Subscriber | None = None,
+        asked: Asked[Subscriber] | None = None,
+    ) -> tr.Change:
         """Build a change from the current data and commit it (check-and-set).
 
         ``asker``: the follower whose action this is, asked for its turn again if the
         change met ``outcome_unknown`` and turns out not to have been applied.
+        ``asked``: a version 2 request whose ``re`` goes with the change's events.
         """
         async with self._lock:
             for _ in range(5):
@@ -124,7 +133,7 @@ class TableRuntime:
                 # Applied here with its engine state: the store never hands our own commit
                 # back before this (the memory store tells its listeners afterwards, Redis
                 # drops the echo), so its actions are not replayed.
-                self.apply_update(made, change.state)
+                self.apply_update(made, change.state, asked)
                 self.services.metrics.committed(len(update.events))
                 return change
         raise tr.TableRefused("stale", "the table kept changing; look at the new state and retry")
@@ -147,7 +156,9 @@ class TableRuntime:
                 "table_lost", f"table {self.table_id} was lost by the table store"
             )
         if data.version > self.data.version:
-            self.apply_update(Update(data, []), None)
+            store, after = self.services.store, self.data.seq
+            missed = await recovery.events_between(store, self.table_id, after, data.seq)
+            self.apply_update(Update(data, missed), None)
             return
         if data.version > (self.data.version if base is None else base):
             return  # an older picture of what pub/sub brought: nothing was lost
@@ -157,7 +168,12 @@ class TableRuntime:
             self._resync(data)
             self._spawn(self._mark(data.version))
 
-    def apply_update(self, update: Update, state: engine.Deal | None = None) -> None:
+    def apply_update(
+        self,
+        update: Update,
+        state: engine.Deal | None = None,
+        asked: Asked[Subscriber] | None = None,
+    ) -> None:
         """A committed change (ours or another node's): cache it, deliver its events."""
         table = update.table
         if table.version < self.data.version:
@@ -173,8 +189,7 @@ class TableRuntime:
         if state is None:
             state = followed_state(self.data, self.state, table)
         before, before_state = self.data, self.state
-        # Every event since the data held here? Else a turn may have come and gone unseen.
-        events = update.events
+        events = update.events  # all since the data held here? (``_turn``)
         whole = events[0].seq == before.seq + 1 if events else table.seq == before.seq
         self.data, self.state = table, state
         self._archive(before, before_state)
@@ -186,7 +201,7 @@ class TableRuntime:
         delivery = self.delivery
         delivery.known = table.seq
         outs = delivery.set_turn(self._turn(events, whole))
-        self._carry(outs + delivery.receive(events))
+        self._carry(outs + delivery.receive(events), asked)
 
     def _archive(self, before: TableData | None, before_state: engine.Deal | None) -> None:
         """Hand the history what finished between ``before`` and now (server/node/archive.py)."""
@@ -194,10 +209,8 @@ class TableRuntime:
             self.services.archive(before, before_state, self.data, self.state)
 
     def _turn(self, events: list[StoredEvent], whole: bool = True) -> Turn | None:
-        """The table's current turn; ``events`` are those that just brought it here, all
-        of them since the data held before if ``whole``. Not all: a turn of the same seat
-        is not taken for the one known (the seat may have acted and be to act again: its
-        ``your_turn`` would come before the events of its new turn, issue 29.2)."""
+        """The table's current turn; ``events`` just brought it here (if not ``whole``, not
+        all since the data held: the same seat's turn may be a new one, issue 29.2)."""
         state, data = self.state, self.data
         if state is None or state.is_over or data.status != "playing":
             return None
@@ -265,37 +278,17 @@ class TableRuntime:
 
     # ------------------------------------------------------------ fan-out
 
-    def _carry(self, outs: list[Out[Subscriber]]) -> None:
-        """Do what the delivery core decided, in its order."""
-        frames: dict[tuple[int, str, bool], str | bytes] = {}
-        for out in outs:
-            if isinstance(out, SendEvent):
-                sub = out.key
-                key = (out.event.seq, sub.codec.name, out.visible)
-                frame = frames.get(key)
-                if frame is None:
-                    frame = frames[key] = self._event_frame(sub.codec, out.event, out.visible)
-                sub.send_frame(frame)
-            elif isinstance(out, SendTurn):
-                self._send_turn(out.key, out.seq, out.turn)
-            elif isinstance(out, SendSnapshot):
-                out.key.send_frame(out.key.codec.encode(self.snapshot(out.key.seat)))
-            else:
-                self._spawn(self._fetch())  # from ``delivered``, which ``out.after`` is
+    def _carry(self, outs: list[Out[Subscriber]], asked: Asked[Subscriber] | None = None) -> None:
+        """Do what the delivery core decided, in its order (frames: ``fanout``)."""
+        if self.fanout.carry(outs, asked):
+            self._spawn(self._fetch())  # from ``delivered``
 
-    def _event_frame(self, codec: Codec, event: StoredEvent, visible: bool) -> str | bytes:
-        body = event.event if visible else {"kind": "hidden"}
-        return codec.dumps(
-            {"type": "event", "table_id": self.table_id, "seq": event.seq, "event": body}
-        )
-
-    def _send_turn(self, sub: Subscriber, seq: int, turn: Turn) -> None:
+    def _legal(self, turn: Turn) -> engine.Legal | None:
+        """The legal choices of ``turn``'s seat, None unless it is the current turn."""
         state = self.state
         if state is None or state.is_over or state.to_act != turn.seat:
-            return  # the core's turn is always the current one; a guard, not a path
-        legal = engine.legal_actions(state)
-        body = your_turn_json(self.table_id, seq, legal, turn.deadline_ms)
-        sub.send_frame(sub.codec.dumps(body))
+            return None
+        return engine.legal_actions(state)
 
     async def _fetch(self) -> None:
         """Fetch events missed between two updates (another node's, out of order)."""
@@ -314,9 +307,8 @@ class TableRuntime:
         )
 
     def send_snapshot(self, sub: Subscriber) -> None:
-        snapshot = self.snapshot(sub.seat)
-        sub.send_frame(sub.codec.encode(snapshot))
-        self._carry(self.delivery.snapshot(sub, snapshot.seq))
+        """A snapshot, then live (a version 2 seat to act gets its turn inside it)."""
+        self._carry([SendSnapshot(sub), *self.delivery.snapshot(sub, self.data.seq)])
 
     def lost(self) -> None:
         """The store lost this table: every follower is told and let go."""

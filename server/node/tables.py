@@ -21,7 +21,13 @@ from server.store.base import Listener, StaleVersion, StoreError, unavailable
 from server.table import request_keys
 from server.table import transitions as tr
 from server.table.commits import Update
-from server.table.data import TableData, new_table_id, next_commits, table_of_token
+from server.table.data import (
+    DuplicateTable,
+    TableData,
+    new_table_id,
+    next_commits,
+    table_of_token,
+)
 
 from .runtime import TableRuntime, TableServices
 
@@ -118,7 +124,11 @@ class Tables:
         return runtime
 
     async def create(
-        self, options: m.TableOptions, key: str | None, created_ms: int
+        self,
+        options: m.TableOptions,
+        key: str | None,
+        created_ms: int,
+        duplicate: DuplicateTable | None = None,
     ) -> TableRuntime:
         """A new table; with ``key``, the one a first try made, if it did (``request_keys``)."""
         invite = new_table_id() + new_table_id() if options.private else None
@@ -130,6 +140,7 @@ class Tables:
             next_deal_seconds=self._next_deal_seconds,
             commits=next_commits([]),
             key_hash=None if key is None else request_keys.key_hash(key),
+            duplicate=duplicate,  # a duplicate event's deals (server/node/duplicates.py)
         )
         try:
             await self.store.create(data)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from server.errors import ServerError
+from server.queue.tickets import TicketStore
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 from server.table.refusals import TableUnavailable
@@ -134,6 +135,10 @@ class TableStore(Protocol):
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Deal review limits counted for every node sharing this store; None when the
         store is this process's alone (the node counts for itself)."""
+        ...
+
+    def ticket_queue(self) -> TicketStore:
+        """Quick play's queue: one for every node sharing this store (``server/queue``)."""
         ...
 
 

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from server.queue.memory_tickets import MemoryTickets
+from server.queue.tickets import TicketStore
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
@@ -71,6 +73,7 @@ class MemoryStore:
         self._events: dict[str, _EventLog] = {}
         self._listeners: dict[str, list[Listener]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
+        self._tickets = MemoryTickets()
         self._alive: dict[str, float] = {}
 
     async def create(self, table: TableData) -> None:
@@ -168,3 +171,6 @@ class MemoryStore:
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         return None  # one process: the node counts its players itself
+
+    def ticket_queue(self) -> TicketStore:
+        return self._tickets

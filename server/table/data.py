@@ -72,6 +72,33 @@ class RematchData(Data):
     answers: list[bool | None] = Field(default_factory=lambda: list[bool | None]([None] * 4))
 
 
+class DuplicateDeal(Data):
+    """A deal of a duplicate event this table plays: its index in the event, dealer, seed."""
+
+    index: int
+    dealer: int
+    seed: str  # secret: the event's cards (server.duplicate.dealing)
+
+
+class DuplicateTable(Data):
+    """A table playing deals of a duplicate event (issue 24, docs/DUPLICATE.md).
+
+    Its deals are the event's, in order (``deals``), never fresh seeds; each seat
+    plays for an entry of the event (``entries``: None for an AI seat not entered
+    yet). A seat whose entrant left stops at the deal it left in (``stopped``: the
+    table's deal number, which is the count of the event's deals dealt; the AI
+    finishes that one for them, the later ones count for nobody).
+    """
+
+    event_id: int
+    kind: Literal["robot", "tables"]
+    deals: list[DuplicateDeal]
+    entries: list[int | None] = Field(default_factory=lambda: list[int | None]([None] * 4))
+    stopped: list[int | None] = Field(default_factory=lambda: list[int | None]([None] * 4))
+    closes_ms: int = 0  # when the event closes: its deals are secret until then
+    dealt: int = 0  # how many of ``deals`` were dealt (a deal all passed is one of them)
+
+
 class StoredEvent(NamedTuple):
     """One event of a table's log: its number, who sees it, its wire body (JSON values).
 
@@ -143,6 +170,7 @@ class TableData(Data):
     commits: list[str] = Field(default_factory=list)
     key_hash: str | None = None  # of the key of the create_table that made it (request_keys)
     rematch: RematchData | None = None  # once finished, the rematch offered (rematch.py)
+    duplicate: DuplicateTable | None = None  # a table of a duplicate event's deals
 
     @field_validator("options", mode="before")
     @classmethod

@@ -25,6 +25,7 @@ from protocol.skeletons import name_skeleton
 
 from . import transitions as tr
 from .data import TableData, hash_token, new_token
+from .duplicate_deals import check_free_seat, with_entry
 from .refusals import TableRefused
 from .request_keys import token_of_key
 
@@ -39,6 +40,7 @@ class JoinRequest:
     node: str = ""
     account_id: int | None = None  # the account signed in on the connection
     key: str | None = None  # the client's idempotency key (PROTOCOL.md, "Retries")
+    entry: int | None = None  # a duplicate event's entry, seated by ``duplicate_play``
 
 
 def join(data: TableData, state: engine.Deal | None, request: JoinRequest) -> tr.Change:
@@ -81,6 +83,7 @@ def _take_free_seat(
     seat = request.seat
     if data.status == "finished":
         raise TableRefused("table_full", f"table {data.table_id} is finished")
+    check_free_seat(data, request.entry)
     if tr.is_mid_deal(data, state) and (seat in free if seat is not None else bool(free)):
         raise TableRefused(
             "deal_in_progress",
@@ -106,7 +109,8 @@ def _take_free_seat(
         node=request.node,
         account_id=request.account_id,
     )
-    change = tr.Change(data.model_copy(update={"seats": seats}), state, seated=(seat, token))
+    seated = with_entry(data, seat, request.entry).model_copy(update={"seats": seats})
+    change = tr.Change(seated, state, seated=(seat, token))
     tr.seat_changed(change, seat)
     if data.status == "waiting" and all(s.occupant == "human" for s in seats):
         tr.start_series(change, request.now_ms)

@@ -26,6 +26,13 @@ from .data import (
     hash_token,
     new_seed,
 )
+from .duplicate_deals import (
+    check_watchable,
+    dealt_one,
+    event_deals_over,
+    next_event_deal,
+    with_stopped,
+)
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 
 Audience = tuple[int, ...] | None
@@ -53,6 +60,13 @@ def check_invite(data: TableData, invite: str | None) -> None:
         raise TableRefused(
             "bad_invite", f"table {data.table_id} is private: a valid invite is needed"
         )
+
+
+def check_watch(data: TableData, invite: str | None, now_ms: int) -> None:
+    """A watch: a private table's invite, and no duplicate event's table before its close
+    (its cards are the deals every entrant is still to play)."""
+    check_invite(data, invite)
+    check_watchable(data, now_ms)
 
 
 def is_mid_deal(data: TableData, state: engine.Deal | None) -> bool:
@@ -134,9 +148,13 @@ def leave(
     seats = data.with_seat(
         seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None, account_id=None
     )
+    mid_deal = is_mid_deal(data, state)
+    if data.status == "playing":  # a duplicate entrant: the AI finishes the deal for them
+        data = with_stopped(data, seat, mid_deal)
     change = Change(data.model_copy(update={"seats": seats}), state)
     seat_changed(change, seat)
-    if data.status == "playing" and not any(s.occupant == "human" for s in seats):
+    alone = not any(s.occupant == "human" for s in seats)
+    if data.status == "playing" and alone and not (data.duplicate and mid_deal):
         _finish(change)
     return change
 
@@ -171,7 +189,12 @@ def begin_deal(change: Change, now_ms: int) -> None:
     """
     data = change.data
     number = data.played + 1
-    deal = DealData(number=number, dealer=data.dealer, seed=new_seed(), started_ms=now_ms)
+    planned = next_event_deal(data)  # a duplicate event's deal, or a fresh one
+    dealer, seed = (data.dealer, new_seed()) if planned is None else (planned.dealer, planned.seed)
+    if planned is not None:  # numbered by the event's deals (a deal all passed is one)
+        data = dealt_one(data)
+        number = data.duplicate.dealt if data.duplicate is not None else number
+    deal = DealData(number=number, dealer=dealer, seed=seed, started_ms=now_ms)
     state = engine.new_deal(deal.dealer, bytes.fromhex(deal.seed))
     change.data = data.model_copy(
         update={
@@ -262,9 +285,11 @@ def _close_deal(change: Change, now_ms: int) -> None:
         )
     )
     change.emit(m.RecordEvent(deal_number=data.deal.number, record=engine.to_record(state)))
-    if series.is_over:
+    alone = not any(s.occupant == "human" for s in change.data.seats)
+    if series.is_over or event_deals_over(data) or (data.duplicate is not None and alone):
         _finish(change)
-    elif not state.cancelled:  # a cancelled deal is dealt again at once, without waiting
+    # A cancelled deal is dealt again at once, without waiting (a duplicate one is a result).
+    elif not state.cancelled or data.duplicate is not None:
         wait = int(change.data.next_deal_seconds * 1000)
         change.data = change.data.model_copy(update={"next_deal_ms": now_ms + wait})
         _announce_wait(change, now_ms)

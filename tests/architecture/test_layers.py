@@ -32,7 +32,7 @@ ALLOWED_ACROSS = {
 }
 # Inside server/: the process-wide base modules, duplicate events without I/O (the history
 # scores them), the sans-I/O table and the history, the settings (they check the history's
-# URL), the stores, the node, the network edge, and the app that assembles them.
+# URL), quick play's queue, the stores, the node, the network edge, and the app that assembles them.
 SERVER_LAYERS: list[set[str]] = [
     {
         "server",
@@ -46,6 +46,7 @@ SERVER_LAYERS: list[set[str]] = [
     {"server.duplicate"},
     {"server.table", "server.history"},
     {"server.settings"},
+    {"server.queue"},  # quick play: matching (pure), its tickets in memory or Redis
     {"server.store"},
     {"server.node"},
     {"server.net"},

@@ -202,15 +202,17 @@ async def test_the_trick_shows_its_leader_and_every_trick_is_there_with_names(
     assert shown == len(tricks)
     # A trick under way, waiting for this player: the felt is still, and its leader's
     # card is marked (a led Excuse is otherwise ambiguous). If the player leads, it plays.
+    seen = []  # what the page showed each time, should this fail (it did once, under load)
     for _ in range(36):
         await player.play_until(tricks=len(player.events("trick")))
         slots = player.page.locator("#centre .trick .slot")
         # The trick just won may still be on the felt when this player is to lead.
         if await player.page.evaluate(UNDER_WAY):
             break
-        await player.step()  # leading: play, and wait for the next turn
+        did = await player.step()  # leading: play, and wait for the next turn
+        seen.append((len(player.events("trick")), await player.page.evaluate(PAGE_TRICK), did))
     else:
-        raise AssertionError("this player led every trick")
+        raise AssertionError(f"this player led every trick: {seen}")
     on_felt = await slots.count()
     for _ in range(50):  # the frames this side records may lag the page a little
         if len(cards := cards_since_last_trick(player)) >= on_felt:
@@ -278,6 +280,9 @@ UNDER_WAY = """() => {
     const trick = window.cardavia.app.table.deal.trick;
     return Boolean(trick && trick.winner === null && trick.cards.length > 0);
 }"""
+
+
+PAGE_TRICK = """() => { const t = window.cardavia.app.table; return [t.seq, t.deal.trick]; }"""
 
 
 def cards_since_last_trick(player: Player) -> list[dict[str, Any]]:

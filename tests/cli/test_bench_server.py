@@ -64,6 +64,9 @@ def test_bench_server_alternates_relay_memory_and_redis_rounds(
         # A play's 4 events and a your_turn; a deal's score event, 4 frames in 72 plays.
         assert one["relay"]["actions"] > 0
         assert one["relay"]["frames_per_action"] == pytest.approx(5.06, abs=0.4)
+        # Protocol 2 (issue 28): one events frame per seat and commit, the turn folded in.
+        for store in ("memory", "redis"):
+            assert one[store]["frames_per_action"] <= 5, one[store]
         assert one["redis"]["redis_cpu_seconds_per_1000_actions"] > 0
         assert one["redis_vs_memory"]["p99"] > 0
         assert one["memory_vs_relay"]["cpu"] > 0 and one["redis_vs_relay"]["cpu"] > 0

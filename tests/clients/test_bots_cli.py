@@ -89,6 +89,47 @@ async def test_tarot_bot_runs_an_ai_level_beside_a_library_player(url: str) -> N
     await client.close()
 
 
+async def test_two_tarot_bots_of_one_level_sit_at_one_table_under_two_names(url: str) -> None:
+    """Without ``--name`` a bot's name is its own (``ai:basic``), and a table shows a name
+    once (``bad_name``, issue 27.11): the second takes ``ai:basic 2``. It used to be refused
+    and exit 1, leaving the table short of a player (test_store_stalls waited for it)."""
+    client = await Client.connect(url)
+    table_id = (await client.create_table(m.TableOptions(deals=1))).table.table_id
+    await client.join(table_id, seat=0)
+    args = ("bot", "--server", url, "--table", table_id, "--policy", "ai:basic", "--seat")
+    bots = [asyncio.ensure_future(tarot(*args, str(seat))) for seat in (1, 2)]
+
+    async def both_seated() -> None:
+        seated: set[int] = set()
+        async for message in client:
+            if isinstance(message, m.Event) and isinstance(message.event, m.SeatChanged):
+                if message.event.seat.occupant == "human":
+                    seated.add(message.event.seat.seat)
+            if seated >= {1, 2}:
+                return
+
+    seating = asyncio.ensure_future(both_seated())
+    await asyncio.wait([seating, *bots], timeout=30, return_when=asyncio.FIRST_COMPLETED)
+    for b in bots:
+        if b.done():  # it gave up instead of sitting
+            code, _, err = b.result()
+            raise AssertionError(f"tarot bot exited {code} before the table started: {err}")
+    if not seating.done():
+        seating.cancel()
+        raise AssertionError("the two bots did not sit within 30 s")
+    seating.result()
+    await client.start()
+    totals = await play_table(client, Bot())
+    for b in bots:
+        code, out, err = await b
+        assert code == 0, err
+        assert json.loads(out)["totals"] == totals
+    assert client.state is not None and client.state.table is not None
+    names = {client.state.table.seats[seat].name for seat in (1, 2)}
+    assert names == {"ai:basic", "ai:basic 2"}
+    await client.close()
+
+
 async def test_the_node_bot_plays_a_series(url: str) -> None:
     code, out, err = await run(*node(), str(NODE_BOT), url, "new", "--start", "--deals", "2")
     assert code == 0, err
@@ -178,3 +219,80 @@ async def test_the_node_bot_resumes_its_seat_when_the_connection_drops() -> None
     finally:
         await client.close()
         await app.stop(drain_seconds=0)
+
+
+class Outage:
+    """A TCP relay in front of a node that can go down (its port refusing connections)
+    for a while, as a balancer with no node behind it does."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.relayed: list[asyncio.StreamWriter] = []
+
+    async def up(self) -> None:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def down(self, seconds: float) -> None:
+        await self.close()
+        await asyncio.sleep(seconds)
+        await self.up()
+
+    async def close(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        for writer in self.relayed:
+            writer.close()
+        await asyncio.gather(*(w.wait_closed() for w in self.relayed), return_exceptions=True)
+        self.relayed.clear()
+        await self.server.wait_closed()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        node_reader, node_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        self.relayed += [writer, node_writer]
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except OSError:
+                pass
+            finally:
+                dst.close()
+
+        await asyncio.gather(pipe(reader, node_writer), pipe(node_reader, writer))
+
+
+async def test_the_node_bot_keeps_reconnecting_through_an_outage_longer_than_ten_seconds(
+    app: App, url: str
+) -> None:
+    """Issue 29.4: it gave up after 8 tries (about 9 s), less than a node's adoption of a
+    crashed node's tables plus the balancer's checks. Here the address refuses every
+    connection for 12 s, then the bot resumes and plays the table to its end."""
+    relay = Outage(app.port)
+    await relay.up()
+    client = await Client.connect(url, "json")
+    try:
+        created = await client.create_table(m.TableOptions(deals=1))
+        table_id = created.table.table_id
+        await client.join(table_id, seat=1)
+        bot_url = f"ws://127.0.0.1:{relay.port}/"
+        bot = asyncio.ensure_future(run(*node(), str(NODE_BOT), bot_url, table_id, "--seat", "3"))
+        async for message in client:
+            if isinstance(message, m.Event) and isinstance(message.event, m.SeatChanged):
+                if message.event.seat.seat == 3 and message.event.seat.occupant == "human":
+                    break
+        await client.start()
+        outage = asyncio.ensure_future(relay.down(12))
+        totals = await play_table(client, Bot())
+        await outage
+        code, out, err = await bot
+        assert code == 0 and out, (code, out, err)
+        assert json.loads(out) == {"seat": 3, "totals": totals}
+        assert err.count("resuming seat 3") > 8  # more tries than it used to make in all
+    finally:
+        await client.close()
+        await relay.close()

@@ -2,7 +2,7 @@
 
 A player's name once carried an OSC 52 sequence (a clipboard write) straight
 to a watcher's terminal. Here the server itself is hostile: a real WebSocket
-server on loopback that speaks ``tarot.v1``, replays a real table's snapshot
+server on loopback that speaks ``tarot.v2``, replays a real table's snapshot
 with escape sequences in the seats' names, then sends an error and a ``bye``
 whose messages carry more. ``tarot play --watch`` runs in a real terminal
 (tmux), and every byte it writes there is read back.
@@ -64,7 +64,7 @@ async def hostile(url: str) -> AsyncIterator[tuple[Server, m.Snapshot]]:
         await ws.send(JSON.encode(m.Bye(reason="abuse", message=MESSAGE)))
         await ws.wait_closed()
 
-    async with serve(answer, "127.0.0.1", 0, subprotocols=[Subprotocol("tarot.v1.json")]) as server:
+    async with serve(answer, "127.0.0.1", 0, subprotocols=[Subprotocol("tarot.v2.json")]) as server:
         yield server, snapshot
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import engine
 from server.net.connection import Connection
+from server.node.fanout import Fanout
 from server.node.runtime import TableRuntime
 from server.node.tables import Tables
 from server.store.memory import MemoryStore
@@ -38,7 +39,9 @@ CALLS: list[tuple[Callable[..., Any], str]] = [
     (TableRuntime.transact, "self.apply_update("),
     (Tables._add, "runtime.apply_update(update)"),  # another node's commit, heard from the store
     (TableRuntime.apply_update, "delivery.receive("),
-    (TableRuntime._carry, ".send_frame("),
+    (TableRuntime._carry, "self.fanout.carry("),
+    (Fanout._send_v1, ".send_frame("),  # version 1: a frame per event, then your_turn
+    (Fanout.carry, ".send_frame("),  # version 2: one events frame per reader
     (Connection.send_frame, "self.outbox.put("),
 ]
 # Where the commit lands: the stores' own ``commit``, and the helpers the path names.

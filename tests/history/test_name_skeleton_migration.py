@@ -36,7 +36,7 @@ async def test_existing_accounts_get_skeletons_and_look_alikes_keep_their_names(
         for name in OLD_NAMES:
             if name != "BOB":
                 await account_of_0004(engine, name)
-        await migrate(engine, "0005")  # this revision's work (later ones are their own)
+        await migrate(engine, "0005")
         assert await current_revision(engine) == "0005"
         async with engine.connect() as conn:
             query = select(accounts.c.name, accounts.c.name_skeleton).order_by(accounts.c.id)

@@ -203,3 +203,24 @@ async def test_a_deal_of_guests_only_is_marked_never_rated_as_it_is_stored(
     assert await rate_pending(engine) == 0
     assert await rate_deal(engine, "guests", numbers[0]) is None  # looked at already
     assert await _count(engine, ratings) == 0 and await _count(engine, rating_changes) == 0
+
+
+async def test_a_casual_quick_play_deal_is_never_rated(engine: AsyncEngine) -> None:
+    """Casual quick play (docs/RATINGS.md, "Quick play"): four accounts, and no rating
+    moves; the deals stay in their history."""
+    ids = await _accounts(engine)
+    deals = [
+        dataclasses.replace(d, seats=tuple(Occupant(account_id=i) for i in ids), rated=False)
+        for d in finished_deals("casual")
+    ]
+    writer = DealWriter(engine)
+    writer.start()
+    try:
+        for deal in deals:
+            writer.submit(deal)
+        await writer.flush()
+    finally:
+        await writer.close()
+    assert await rate_pending(engine) == 0
+    assert await _count(engine, ratings) == 0 and await _count(engine, rating_changes) == 0
+    assert await _count(engine, rated_deals) == len(deals)

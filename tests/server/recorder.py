@@ -11,8 +11,9 @@ from protocol.codecs import JSON
 class Recorder:
     """A ``table.Subscriber`` (a seat, or a spectator with ``seat`` None) that records."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, version: int = 1) -> None:
         self.codec = JSON
+        self.version = version  # 2: folded ``events`` frames (PROTOCOL.md section 3)
         self.seat = seat
         self.session = 1
         self.last_seq = 0

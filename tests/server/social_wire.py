@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
 
 from server.app import App
 from server.node.archive import Archive
 from server.settings import Settings
 
 from .conftest import REDIS_TEST_URL, flush
-from .wire import OPEN_CLIENTS, Message, WireClient
+from .wire import Message, WireClient
 
 PASSWORD = "correct horse battery"
 
@@ -27,15 +26,10 @@ class V2Client(WireClient):
     account_id: int | None = None  # signed up by ``player``
 
     @classmethod
-    async def open(cls, url: str, codec: str = "json", hello: bool = True) -> WireClient:
-        v2 = ["tarot.v2.json"]
-        ws = await connect(url, subprotocols=v2, max_size=2**22, max_queue=None)  # type: ignore[arg-type]
-        client = cls(ws, False)
-        OPEN_CLIENTS.append(client)
-        if hello:
-            await client.send({"type": "hello", "protocol": 2})
-            assert (await client.recv())["type"] == "welcome"
-        return client
+    async def open(
+        cls, url: str, codec: str = "json", hello: bool = True, version: int = 2
+    ) -> WireClient:
+        return await super().open(url, codec, hello, version)
 
 
 def table_events(message: Message) -> list[dict[str, Any]]:

@@ -32,8 +32,10 @@ class WireClient:
         self.last_seq = 0
 
     @classmethod
-    async def open(cls, url: str, codec: str = "json", hello: bool = True) -> WireClient:
-        sub = "tarot.v1.msgpack" if codec == "msgpack" else "tarot.v1.json"
+    async def open(
+        cls, url: str, codec: str = "json", hello: bool = True, version: int = 1
+    ) -> WireClient:
+        sub = f"tarot.v{version}.{codec}"
         # No read limit: a test that leaves messages unread must not stall the closing
         # handshake (a full queue stops reading, close() then waits out its timeout).
         ws = await connect(
@@ -45,7 +47,7 @@ class WireClient:
         client = cls(ws, codec == "msgpack")
         OPEN_CLIENTS.append(client)
         if hello:
-            await client.send({"type": "hello", "protocol": 1})
+            await client.send({"type": "hello", "protocol": version})
             welcome = await client.recv()
             assert welcome["type"] == "welcome", welcome
         return client
@@ -71,6 +73,10 @@ class WireClient:
         if message["type"] == "event":
             assert message["seq"] == self.last_seq + 1, (message["seq"], self.last_seq)
             self.last_seq = message["seq"]
+        elif message["type"] == "events":  # version 2: one commit's events in one frame
+            for numbered in message["events"]:
+                assert numbered["seq"] == self.last_seq + 1, (numbered["seq"], self.last_seq)
+                self.last_seq = numbered["seq"]
         elif message["type"] == "snapshot":
             self.last_seq = message["seq"]
         elif message["type"] == "joined":

@@ -3,9 +3,10 @@
 A table runtime of the server (memory store, in this process) plays a few deals of
 random legal actions from fixed deal seeds (tests/deal_seeds.py), with followers that
 keep every frame: seats 0 and 2 (who join, then follow from a snapshot) and a spectator
-(who follows from before the first join). Before each action, each follower's frames get
-a ``check``: the snapshot the server would send that follower at that moment, which the
-fold of the frames before it must agree with.
+(who follows from before the first join), each once on protocol 1 and once on protocol 2
+(a commit's events in one ``events`` frame, the turn folded in: issue 28). Before each
+action, each follower's frames get a ``check``: the snapshot the server would send that
+follower at that moment, which the fold of the frames before it must agree with.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from server.table.seating import JoinRequest
 from tests.server.recorder import Recorder
 
 FOLLOWERS = {"seat 0": 0, "seat 2": 2, "spectator": None}
+VERSIONS = {"": 1, " (v2)": 2}  # each follower's name, then its protocol
 # The contract the first seat able to bid it takes, deal after deal: a chien shown and
 # a discard, then a garde sans (no chien), then again.
 CONTRACTS = (engine.Contract.GARDE, engine.Contract.GARDE_SANS, engine.Contract.PRISE)
@@ -55,12 +57,18 @@ async def record_table(deals: int, seeds: Iterator[str], rng: random.Random) -> 
     data = TableData(table_id="t1", options=m.TableOptions(deals=deals), created_ms=1)
     await node.store.create(data)
     runtime = TableRuntime(node, data)
-    followers = {name: Recorder(seat) for name, seat in FOLLOWERS.items()}
-    await runtime.follow(followers["spectator"])
+    followers = {
+        name + suffix: Recorder(seat, version)
+        for name, seat in FOLLOWERS.items()
+        for suffix, version in VERSIONS.items()
+    }
+    for suffix in VERSIONS:
+        await runtime.follow(followers["spectator" + suffix])
     for seat in range(4):
         await runtime.transact(_sit(seat))
         if seat in (0, 2):
-            await runtime.follow(followers[f"seat {seat}"])
+            for suffix in VERSIONS:
+                await runtime.follow(followers[f"seat {seat}{suffix}"])
     while runtime.data.status != "finished":
         state = runtime.state
         assert state is not None
@@ -80,7 +88,9 @@ async def record_table(deals: int, seeds: Iterator[str], rng: random.Random) -> 
 
 
 def event_kinds(follower: dict[str, Any]) -> set[str]:
-    return {f["event"]["kind"] for f in follower["frames"] if f["type"] == "event"}
+    kinds = {f["event"]["kind"] for f in follower["frames"] if f["type"] == "event"}
+    folded = (e for f in follower["frames"] if f["type"] == "events" for e in f["events"])
+    return kinds | {e["event"]["kind"] for e in folded}
 
 
 def _sit(seat: int) -> Build:

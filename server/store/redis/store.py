@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from server.queue.tickets import TicketStore
 from server.store.base import (
     EVENT_LOG_LIMIT,
     Listener,
@@ -69,6 +70,7 @@ from .calls import RedisCalls
 from .connect import Client, open_clients
 from .review_limits import SharedPlayerLimits
 from .scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
+from .tickets import RedisTickets
 from .updates import Updates
 from .writer import Writer
 
@@ -119,6 +121,7 @@ class RedisStore(RedisCalls):
         # their delta over (``layout``): one this node made, loaded or heard of.
         self.stored: dict[str, TableData] = {}
         self.updates = Updates(self, client, pubsub_client)
+        self._tickets = RedisTickets(self)
 
     @classmethod
     async def connect(
@@ -145,6 +148,10 @@ class RedisStore(RedisCalls):
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
         return SharedPlayerLimits(self, per_window)
+
+    def ticket_queue(self) -> TicketStore:
+        """Quick play's queue in this Redis: one queue, whichever node a player is on."""
+        return self._tickets
 
     # ------------------------------------------------------------ tables
 

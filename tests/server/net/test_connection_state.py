@@ -106,7 +106,7 @@ def test_the_table_covers_every_phase_and_transition() -> None:
 
 SEATED_ONLY = {"start", "act", "next_deal", "rematch"}
 FOLLOWING_ONLY = {"leave", "chat", "report"}  # a seat or a watch
-LOBBY_ONLY = {"join", "watch"}
+LOBBY_ONLY = {"join", "watch", "queue", "ready", "play_now", "duplicate_play"}  # 16, 18
 # Every client message type on the wire, read from the models' union.
 TYPES = sorted(c.model_fields["type"].default for c in get_args(get_args(m.ClientMessage)[0]))
 

@@ -34,3 +34,25 @@ async def test_a_turn_of_the_same_seat_after_a_reload_is_asked_after_its_events(
         assert last_asked["legal"]["phase"] == "discard", follower.frames
         assert last_asked["seq"] >= turns[-1], (last_asked["seq"], turns)
         assert follower.frames.index(last_asked) > follower.frames.index(events[-1])
+
+
+async def test_a_turn_of_the_same_seat_after_a_missed_update_is_asked_after_its_events() -> None:
+    """The same, when B hears only of the last change (a seat's drop, with no turn event):
+    the updates before it were lost or come later, and the log fills the gap."""
+    _, a, b = await two_nodes()
+    assert b.state is not None
+    seat = b.state.to_act
+    first = Recorder(seat)
+    await b.follow(first)
+    for choice in (1, 0, 0, 0):
+        await a.transact(lambda d, s, c=choice: tr.act(d, s, bid(a, c), 0))  # type: ignore[misc]
+    other = (seat + 1) % 4
+    await a.transact(lambda d, s: tr.dropped(d, s, other, 0))  # a seat event, no turn
+    b.apply_update(a.services.store.committed[-1])  # type: ignore[attr-defined]
+    await b._fetch()
+    events = [f for f in first.frames if f["type"] == "event"]
+    turns = [e["seq"] for e in events if e["event"]["kind"] == "turn"]
+    last_asked = first.of_type("your_turn")[-1]
+    assert last_asked["legal"]["phase"] == "discard", first.frames
+    assert last_asked["seq"] >= turns[-1]
+    assert first.frames.index(last_asked) > first.frames.index(events[-1])

@@ -1,0 +1,36 @@
+// @ts-check
+// The table chat's strings in English (chat.js, the sheet's rematch and rating, the
+// lobby's online count), by key; i18n.js adds them to the page's.
+
+export default {
+  "chat.title": "Chat",
+  "chat.send": "Send",
+  "chat.placeholder": "Say something (140 characters)",
+  "chat.presetsOnly": "During a deal, players send the phrases above only.",
+  "chat.spectatorsOnly": "spectators",
+  "chat.mute": "Mute",
+  "chat.block": "Block",
+  "chat.report": "Report",
+  "chat.actions": "Mute, block or report {name}",
+  "chat.reported": "Reported: thank you.",
+  "preset.hello": "Hello!",
+  "preset.good_luck": "Good luck!",
+  "preset.well_played": "Well played!",
+  "preset.thanks": "Thanks!",
+  "preset.oops": "Oops!",
+  "preset.sorry": "Sorry!",
+  "preset.good_game": "Good game!",
+  "preset.bye": "Bye!",
+  "sheet.rematch": "Rematch",
+  "sheet.rematchNo": "No thanks",
+  "sheet.rematchAsked": "Rematch: {names} accepted",
+  "sheet.rating": "Rating",
+  "sheet.ratingLine": "{before} → {after}",
+  "lobby.online": "{n} online",
+  "lobby.online.one": "{n} online",
+  "reason.text_mid_deal": "During a deal, players send the preset phrases only.",
+  "reason.link": "Links are not allowed in the chat.",
+  "reason.guest": "Guests read the chat: sign in (or play a few deals here) to write.",
+  "reason.rate": "Not so fast: wait a few seconds.",
+  "reason.repeated": "You just said that.",
+};

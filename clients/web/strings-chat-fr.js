@@ -1,0 +1,36 @@
+// @ts-check
+// The table chat's strings in French (chat.js, the sheet's rematch and rating, the
+// lobby's online count), by key; i18n.js adds them to the page's.
+
+export default {
+  "chat.title": "Discussion",
+  "chat.send": "Envoyer",
+  "chat.placeholder": "Écrire un message (140 caractères)",
+  "chat.presetsOnly": "Pendant une donne, les joueurs n’envoient que les phrases ci-dessus.",
+  "chat.spectatorsOnly": "spectateurs",
+  "chat.mute": "Masquer",
+  "chat.block": "Bloquer",
+  "chat.report": "Signaler",
+  "chat.actions": "Masquer, bloquer ou signaler {name}",
+  "chat.reported": "Signalé : merci.",
+  "preset.hello": "Bonjour !",
+  "preset.good_luck": "Bonne chance !",
+  "preset.well_played": "Bien joué !",
+  "preset.thanks": "Merci !",
+  "preset.oops": "Oups !",
+  "preset.sorry": "Désolé !",
+  "preset.good_game": "Bonne partie !",
+  "preset.bye": "Au revoir !",
+  "sheet.rematch": "Revanche",
+  "sheet.rematchNo": "Non merci",
+  "sheet.rematchAsked": "Revanche : {names} d’accord",
+  "sheet.rating": "Classement",
+  "sheet.ratingLine": "{before} → {after}",
+  "lobby.online": "{n} en ligne",
+  "lobby.online.one": "{n} en ligne",
+  "reason.text_mid_deal": "Pendant une donne, les joueurs n’envoient que les phrases proposées.",
+  "reason.link": "Les liens ne sont pas permis dans la discussion.",
+  "reason.guest": "Les invités lisent la discussion : connectez-vous (ou jouez quelques donnes ici) pour écrire.",
+  "reason.rate": "Pas si vite : attendez quelques secondes.",
+  "reason.repeated": "Vous venez de le dire.",
+};

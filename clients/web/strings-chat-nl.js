@@ -1,0 +1,36 @@
+// @ts-check
+// The table chat's strings in Dutch (chat.js, the sheet's rematch and rating, the
+// lobby's online count), by key; i18n.js adds them to the page's.
+
+export default {
+  "chat.title": "Chat",
+  "chat.send": "Versturen",
+  "chat.placeholder": "Zeg iets (140 tekens)",
+  "chat.presetsOnly": "Tijdens een spel sturen spelers alleen de zinnen hierboven.",
+  "chat.spectatorsOnly": "kijkers",
+  "chat.mute": "Dempen",
+  "chat.block": "Blokkeren",
+  "chat.report": "Melden",
+  "chat.actions": "{name} dempen, blokkeren of melden",
+  "chat.reported": "Gemeld: bedankt.",
+  "preset.hello": "Hallo!",
+  "preset.good_luck": "Succes!",
+  "preset.well_played": "Goed gespeeld!",
+  "preset.thanks": "Bedankt!",
+  "preset.oops": "Oeps!",
+  "preset.sorry": "Sorry!",
+  "preset.good_game": "Goed spel!",
+  "preset.bye": "Tot ziens!",
+  "sheet.rematch": "Revanche",
+  "sheet.rematchNo": "Nee, bedankt",
+  "sheet.rematchAsked": "Revanche: {names} doen mee",
+  "sheet.rating": "Rating",
+  "sheet.ratingLine": "{before} → {after}",
+  "lobby.online": "{n} online",
+  "lobby.online.one": "{n} online",
+  "reason.text_mid_deal": "Tijdens een spel sturen spelers alleen de vaste zinnen.",
+  "reason.link": "Links zijn niet toegestaan in de chat.",
+  "reason.guest": "Gasten lezen de chat: log in (of speel hier een paar spellen) om te schrijven.",
+  "reason.rate": "Niet zo snel: wacht een paar seconden.",
+  "reason.repeated": "Dat zei je net al.",
+};

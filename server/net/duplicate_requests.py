@@ -1,0 +1,275 @@
+"""The duplicate events' messages of one connection (protocol 2, PROTOCOL.md section 18).
+
+``duplicate_list`` lists the events; ``duplicate_enter`` enters the signed-in
+account in one (once); ``duplicate_play`` seats it for its next deal (a robot
+event: a table of its own, one deal, three AI; a ``tables`` event: a table of
+four that plays every deal) and the table arrives as ``joined`` and its events,
+as any table's; ``duplicate_show`` shows standings and results to whom may see
+them. Who may see what is the history's to decide (``duplicate_reads``): every
+refusal comes from there, with its code (``results_hidden``, ``not_entered``...).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Protocol
+
+import engine
+from protocol import models as m
+from protocol.errors import ErrorCode, error_code
+from server.clock import now_ms
+from server.duplicate import event_phase
+from server.history import (
+    HistoryError,
+    ShownResult,
+    deal_results,
+    enter_event,
+    entry_of,
+    entry_results,
+    event_standings,
+    own_standing,
+    stored_event,
+)
+from server.history.duplicate_events import check_open
+from server.history.duplicate_listing import ListedEvent, listed_event, listed_events
+from server.history.duplicate_play import results_count
+from server.node.duplicates import DuplicateTables
+from server.node.node import Node
+from server.node.runtime import TableRuntime
+from server.table import seating
+from server.table import transitions as tr
+from server.table.data import TableData
+from server.table.refusals import TableRefused
+from server.table.seating import JoinRequest
+from server.table.transitions import Change
+
+from .signin import Signing
+
+
+class Connection(Protocol):
+    """What these messages use of their connection (``connection.Connection``)."""
+
+    node: Node
+    signing: Signing
+
+    def send(self, message: m.Model) -> None: ...
+
+    def error(
+        self,
+        code: ErrorCode,
+        message: str,
+        rule: str | None = ...,
+        reason: str | None = ...,
+        re: m.RequestId | None = ...,
+    ) -> None: ...
+
+    async def _seated_by(
+        self,
+        runtime: TableRuntime,
+        change: Change,
+        re: m.RequestId | None,
+        last_seq: int | None = ...,
+    ) -> None: ...
+
+
+DuplicateRequest = m.DuplicateList | m.DuplicateEnter | m.DuplicatePlay | m.DuplicateShow
+
+
+async def duplicate_request(conn: Connection, message: DuplicateRequest) -> None:
+    """Answer one duplicate event message; a history refusal is sent with its own code."""
+    try:
+        await _answer(conn, message)
+    except HistoryError as e:
+        conn.error(error_code(e.code), e.message, re=message.id)
+
+
+def _duplicates(conn: Connection) -> DuplicateTables:
+    if conn.node.duplicates is None:
+        raise TableRefused(
+            "accounts_unavailable", "this server keeps no history: it has no duplicate events"
+        )
+    return conn.node.duplicates
+
+
+def _account(conn: Connection) -> int:
+    account_id = conn.signing.account_id
+    if account_id is None:
+        raise TableRefused("not_signed_in", "duplicate events are played signed in: sign in")
+    return account_id
+
+
+async def _answer(conn: Connection, message: DuplicateRequest) -> None:
+    db = _duplicates(conn).engine
+    viewer = conn.signing.account_id
+    match message:
+        case m.DuplicateList():
+            listed = await listed_events(db, viewer)
+            conn.send(m.DuplicateEvents(events=[event_info(e) for e in listed], re=message.id))
+        case m.DuplicateEnter(event_id=event_id):
+            await enter_event(db, event_id, account_id=_account(conn))
+            event = event_info(await listed_event(db, event_id, viewer))
+            conn.send(m.DuplicateEntered(event=event, re=message.id))
+        case m.DuplicatePlay():
+            await _play(conn, message)
+        case m.DuplicateShow():
+            await _show(conn, message)
+
+
+def event_info(listed: ListedEvent, now: datetime | None = None) -> m.EventInfo:
+    stored, event = listed.stored, listed.stored.event
+    moment = now or datetime.now(UTC)
+    return m.EventInfo(
+        event_id=stored.id,
+        name=event.name,
+        kind=event.kind,
+        scoring=event.scoring,
+        deals=event.deals,
+        opens_ms=int(event.opens.timestamp() * 1000),
+        closes_ms=int(event.closes.timestamp() * 1000),
+        phase=event_phase(event, moment),
+        scored=stored.scored_at is not None,
+        entry_id=listed.entry_id,
+        played=listed.played,
+    )
+
+
+async def _play(conn: Connection, play: m.DuplicatePlay) -> None:
+    duplicates, account_id = _duplicates(conn), _account(conn)
+    stored = await stored_event(duplicates.engine, play.event_id)
+    check_open(stored, datetime.now(UTC), "played")
+    entry = await entry_of(duplicates.engine, play.event_id, account_id)
+    if await _back_to_table(conn, duplicates, entry, account_id, play):
+        return
+    await _settled(conn)  # the deal just played is counted before the next is dealt
+    index = await results_count(duplicates.engine, entry)
+    if index >= stored.event.deals:
+        raise TableRefused("event_played", f"you have played every deal of event {stored.id}")
+    if stored.event.kind == "robot":
+        runtime = await duplicates.robot_table(stored, entry, index)
+    elif index > 0:
+        raise TableRefused(
+            "already_entered", f"you have played in event {stored.id} at a table already"
+        )
+    elif play.table_id is None:
+        runtime = await duplicates.event_table(stored)
+    else:
+        runtime = await conn.node.runtime(play.table_id)
+        if runtime.data.duplicate is None or runtime.data.duplicate.event_id != stored.id:
+            raise TableRefused(
+                "duplicate_table", f"table {play.table_id} plays no deal of event {stored.id}"
+            )
+    await _seat(conn, runtime, entry, play)
+    duplicates.playing(entry, runtime.table_id)
+
+
+async def _back_to_table(
+    conn: Connection,
+    duplicates: DuplicateTables,
+    entry: int,
+    account_id: int,
+    play: m.DuplicatePlay,
+) -> bool:
+    """Seat the entrant again at the table it plays at (a deal under way, a table of four
+    through the event); False if it has none."""
+    runtime = await duplicates.table_in_play(entry)
+    if runtime is None:
+        return False
+    held = seating.seat_of_account(runtime.data, account_id)
+    if held is None and runtime.data.status == "waiting":
+        duplicates.forget(entry)  # it left a table before it started: free to take another
+        return False
+    if play.table_id is not None and play.table_id != runtime.table_id:
+        raise TableRefused(
+            "already_entered",
+            f"you play event {play.event_id} at table {runtime.table_id}, not another",
+        )
+    if held is None:
+        raise TableRefused(
+            "deal_in_progress",
+            f"the AI is finishing your deal at table {runtime.table_id}: play on after it",
+        )
+    node = conn.node.settings.node_id
+    change = await runtime.transact(lambda d, s: seating.reclaim(d, s, account_id, node))
+    await conn._seated_by(runtime, change, play.id)
+    return True
+
+
+async def _seat(conn: Connection, runtime: TableRuntime, entry: int, play: m.DuplicatePlay) -> None:
+    account = conn.signing.account
+    request = JoinRequest(
+        name=account.name if account is not None else "",
+        now_ms=now_ms(),
+        seat=0 if runtime.data.duplicate and runtime.data.duplicate.kind == "robot" else None,
+        node=conn.node.settings.node_id,
+        account_id=conn.signing.account_id,
+        entry=entry,
+    )
+
+    def seat_and_start(data: TableData, state: engine.Deal | None) -> tr.Change:
+        change = seating.join(data, state, request)
+        if data.duplicate is not None and data.duplicate.kind == "robot":
+            tr.start_series(change, request.now_ms)  # alone with the AI: at once
+        return change
+
+    change = await runtime.transact(seat_and_start)
+    await conn._seated_by(runtime, change, play.id)
+
+
+async def _settled(conn: Connection) -> None:
+    """Until the results of the deals finished on this node are recorded."""
+    archive = conn.node.archive
+    if archive is not None and archive.duplicates is not None:
+        await archive.duplicates.settled()
+
+
+async def _show(conn: Connection, show: m.DuplicateShow) -> None:
+    db, viewer = _duplicates(conn).engine, conn.signing.account_id
+    await _settled(conn)  # one's own deal just played shows
+    listed = await listed_event(db, show.event_id, viewer)
+    now = datetime.now(UTC)
+    own = None
+    if listed.entry_id is not None and viewer is not None:
+        running = await own_standing(db, show.event_id, viewer)
+        own = m.OwnStanding(mark=running.mark, played=running.played, deals=running.deals)
+    reply = m.DuplicateResults(
+        event=event_info(listed, now), deal=show.deal, entry=show.entry, own=own, re=show.id
+    )
+    if show.deal is not None:
+        found = await deal_results(db, show.event_id, show.deal, viewer)
+        reply = reply.model_copy(update={"results": [result_info(r) for r in found]})
+    elif show.entry is not None:
+        found = await entry_results(db, show.event_id, show.entry, viewer)
+        reply = reply.model_copy(update={"results": [result_info(r) for r in found]})
+    elif now >= listed.stored.event.closes and listed.stored.scored_at is not None:
+        standings = [
+            m.StandingInfo(
+                rank=s.rank,
+                entry_id=s.entry_id,
+                name=s.name,
+                ai_level=s.ai_level,
+                mark=s.mark,
+                played=s.played,
+            )
+            for s in await event_standings(db, show.event_id, viewer)
+        ]
+        reply = reply.model_copy(update={"standings": standings})
+    conn.send(reply)
+
+
+def result_info(shown: ShownResult) -> m.ResultInfo:
+    return m.ResultInfo(
+        entry_id=shown.entry_id,
+        name=shown.name,
+        ai_level=shown.ai_level,
+        deal=shown.deal_index,
+        seat=shown.seat,
+        contract=shown.contract,
+        score=_points(shown.score),
+        mark=shown.mark,
+        table_id=shown.table_id,
+        deal_number=shown.deal_number,
+    )
+
+
+def _points(score: float) -> int | float:
+    return int(score) if float(score).is_integer() else score

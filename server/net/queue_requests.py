@@ -1,0 +1,145 @@
+"""A connection's quick-play requests (protocol section 16): queue, cancel, ready, play now.
+
+``handle`` is called from ``Connection._dispatch`` for the four types; the queue
+itself is the node's (``server/node/quickplay.py``). A connection is one queuer: a guest
+is a player of its own (``guest:...``), an account one player on every connection and
+node (it queues once). A signed-in player queues at its rating (the history's; a new
+account's, 1500, without one); a guest at 1500, casual only.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import weakref
+from typing import Any, Protocol
+
+from protocol import models as m
+from server.clock import now_ms
+from server.node.node import Node
+from server.node.quickplay import QuickPlay
+from server.queue.seats import Sitter
+from server.queue.tickets import Ticket
+from server.table import transitions as tr
+
+from . import connection_state as cs
+from .signin import Signing
+
+log = logging.getLogger("tarot.quickplay")
+START_RATING = 1500.0  # the history's START: a new account's, and every guest's
+
+QueueRequest = m.Queue | m.CancelQueue | m.Ready | m.PlayNow
+
+
+class Connection(Protocol):
+    """What of ``connection.Connection`` the queue uses (not imported: it imports this)."""
+
+    node: Node
+    signing: Signing
+    state: cs.ConnectionState[Any]
+
+    def send(self, message: m.Model) -> None: ...
+
+    async def _resume(self, token: str, last_seq: int | None, re: m.RequestId | None) -> None: ...
+
+
+class ConnectionQueuer:
+    """A connection as the queue sees it (``quickplay.Queuer``)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = weakref.ref(connection)
+        self.guest = f"guest:{secrets.token_hex(8)}"
+
+    @property
+    def connection(self) -> Connection | None:
+        return self._connection()
+
+    def send(self, message: m.Model) -> None:
+        connection = self.connection
+        if connection is not None and not self.closed:
+            connection.send(message)
+
+    @property
+    def closed(self) -> bool:
+        connection = self.connection
+        return connection is None or connection.state.phase is cs.ConnectionPhase.CLOSED
+
+    async def take_seat(self, token: str) -> None:
+        """Sit with the seat's token, as a ``resume`` does: ``joined``, then the events."""
+        connection = self.connection
+        if connection is None or self.closed:
+            return
+        cs.check_accepts(connection.state, "resume")  # not while it holds another seat
+        await connection._resume(token, None, None)
+
+
+_queuers: weakref.WeakKeyDictionary[Connection, ConnectionQueuer] = weakref.WeakKeyDictionary()
+
+
+def queuer_of(connection: Connection) -> ConnectionQueuer:
+    found = _queuers.get(connection)
+    if found is None:
+        found = _queuers[connection] = ConnectionQueuer(connection)
+    return found
+
+
+async def handle(connection: Connection, message: QueueRequest) -> None:
+    quickplay: QuickPlay = connection.node.quickplay
+    queuer = queuer_of(connection)
+    match message:
+        case m.Queue():
+            ticket = await _ticket(connection, queuer, message)
+            await quickplay.queue(queuer, ticket, message.id)
+        case m.CancelQueue():
+            await quickplay.cancel(queuer, message.id)
+        case m.Ready(match_id=match_id):
+            await quickplay.confirm(queuer, match_id, message.id)
+        case m.PlayNow(deals=deals, name=name):
+            await connection.signing.check_guest_name(name)
+            sitter = Sitter(
+                _name(connection, name), connection.signing.account_id, _node(connection)
+            )
+            await quickplay.play_now(queuer, sitter, deals)
+
+
+def _node(connection: Connection) -> str:
+    return connection.node.settings.node_id
+
+
+def _name(connection: Connection, name: str) -> str:
+    account = connection.signing.account
+    return name if account is None else account.name
+
+
+async def _ticket(connection: Connection, queuer: ConnectionQueuer, queue: m.Queue) -> Ticket:
+    account_id = connection.signing.account_id
+    if queue.mode == "rated" and account_id is None:
+        raise tr.TableRefused(
+            "rated_needs_account", "rated quick play needs an account: sign in, or play casual"
+        )
+    await connection.signing.check_guest_name(queue.name)
+    return Ticket(
+        ticket_id=secrets.token_hex(8),
+        player=queuer.guest if account_id is None else f"account:{account_id}",
+        name=_name(connection, queue.name),
+        account_id=account_id,
+        rating=await _rating(connection, account_id),
+        mode=queue.mode,
+        deals=queue.deals,
+        since_ms=now_ms(),
+        node=_node(connection),
+    )
+
+
+async def _rating(connection: Connection, account_id: int | None) -> float:
+    """The account's rating in the history; ``START_RATING`` for a guest, or without one."""
+    archive = connection.node.archive
+    if account_id is None or archive is None or archive.engine is None:
+        return START_RATING
+    from server.history.ratings import rating_of  # SQLAlchemy only where the history is kept
+
+    try:
+        return (await rating_of(archive.engine, account_id)).value
+    except Exception as e:  # play never waits for the history
+        log.warning("quick play: no rating for account %s: %s", account_id, e)
+        return START_RATING

@@ -1,0 +1,1 @@
+"""Quick play: matchmaking (pure) and the queue of tickets (in memory, or in Redis)."""
