@@ -35,7 +35,7 @@ from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
 
-from . import panels, render
+from . import chat_keys, panels, render
 from .decisions import (
     CHOOSING_CARDS,
     Decision,
@@ -50,7 +50,7 @@ from .queueing import queue_here
 from .serverlog import ServerLog
 
 
-class TableApp(App[list[m.Points] | None]):
+class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
     """Play one table: a deal or a series, against AI or other people."""
 
     TITLE = "cardavia tarot"
@@ -365,10 +365,6 @@ class TableApp(App[list[m.Points] | None]):
         self.awaiting_next = False
         self.run_worker(self._request(self.client.next_deal()), group="act")
         self.redraw()
-
-    def on_key(self, event: Any) -> None:  # 1-8: a preset phrase (render.PRESET_WORDS)
-        if (preset := render.preset_of_key(getattr(event, "character", None))) and self.client:
-            self.run_worker(self._request(self.client.say(preset=preset)), group="chat")
 
     def action_start(self) -> None:
         table = self.state.table if self.state is not None else None
