@@ -28,10 +28,10 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import resource_tracker
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import engine
-from ai import make_bot
+from ai import AiPlayer, make_bot
 
 log = logging.getLogger("tarot.bots")
 
@@ -41,15 +41,31 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def decide(level: str, seat_view: engine.View, seed: str) -> engine.Action:
+# A duplicate event's AI must play the same way for every entrant (issue 24): a level that
+# searches against the clock would search less on a loaded node. Its seats search a fixed
+# amount of work instead, whatever the machine's load (``strong``: about its 150 ms).
+FIXED_WORK: dict[str, dict[str, Any]] = {"strong": {"samples": 64}}
+
+
+def bot_for(level: str, fixed_work: bool = False) -> AiPlayer:
+    """The bot of ``level``; with ``fixed_work``, one whose choice depends on nothing but
+    the view and the seed (no clock)."""
+    return make_bot(level, **(FIXED_WORK.get(level, {}) if fixed_work else {}))
+
+
+def decide(
+    level: str, seat_view: engine.View, seed: str, fixed_work: bool = False
+) -> engine.Action:
     """One decision."""
-    return make_bot(level).choose(seat_view, random.Random(seed))
+    return bot_for(level, fixed_work).choose(seat_view, random.Random(seed))
 
 
-def timed_decide(level: str, seat_view: engine.View, seed: str) -> tuple[engine.Action, float]:
+def timed_decide(
+    level: str, seat_view: engine.View, seed: str, fixed_work: bool = False
+) -> tuple[engine.Action, float]:
     """One decision and the seconds it took to think (the function the workers run)."""
     start = time.perf_counter()
-    action = decide(level, seat_view, seed)
+    action = decide(level, seat_view, seed, fixed_work)
     return action, time.perf_counter() - start
 
 
@@ -143,7 +159,7 @@ class BotRunner:
         return (await self.think(level, seat_view, seed))[0]
 
     async def think(
-        self, level: str, seat_view: engine.View, seed: str
+        self, level: str, seat_view: engine.View, seed: str, fixed_work: bool = False
     ) -> tuple[engine.Action, float]:
         """A decision, and the seconds the bot thought: what ``pace`` is given. Not the
         wait for a worker (the pool's start, other tables' decisions queued before it):
@@ -152,9 +168,9 @@ class BotRunner:
         start = time.perf_counter()
         try:
             if level in INLINE_LEVELS:
-                return timed_decide(level, seat_view, seed)
+                return timed_decide(level, seat_view, seed, fixed_work)
             self.pooled += 1
-            return await self.run(_timed_decide_job, (level, seat_view, seed))
+            return await self.run(_timed_decide_job, (level, seat_view, seed, fixed_work))
         finally:
             self.decisions += 1
             self.seconds += time.perf_counter() - start
@@ -234,5 +250,5 @@ def _ready_job() -> None:
     """A worker's first job: nothing; its start is the point."""
 
 
-def _timed_decide_job(job: tuple[str, engine.View, str]) -> tuple[engine.Action, float]:
+def _timed_decide_job(job: tuple[str, engine.View, str, bool]) -> tuple[engine.Action, float]:
     return timed_decide(*job)

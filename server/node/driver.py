@@ -189,7 +189,8 @@ class Driver:
         runtime = self.runtime
         level = runtime.data.options.ai_level
         start = time.perf_counter()
-        action, thought = await runtime.services.bots.think(level, engine.view(state, seat), seed)
+        view, fixed = engine.view(state, seat), runtime.data.duplicate is not None
+        action, thought = await runtime.services.bots.think(level, view, seed, fixed)
         took = time.perf_counter() - start
         runtime.services.metrics.ai_seconds.observe(took)
         floor = runtime.services.bots.pace(level, state.phase.value, thought)

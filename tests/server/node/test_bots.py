@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import random
 import signal
 import threading
 from multiprocessing.context import SpawnProcess
@@ -14,6 +15,8 @@ from multiprocessing.process import BaseProcess
 import pytest
 
 import engine
+from ai.strong import StrongBot
+from server.node import bots
 from server.node.bots import BotRunner
 
 
@@ -83,3 +86,28 @@ async def test_the_workers_are_spawned_off_the_event_loop_all_at_once(
         assert len(spawned_from) == 2
     finally:
         runner.close()
+
+
+def test_a_duplicate_tables_strong_ai_searches_a_fixed_amount_not_against_the_clock() -> None:
+    """Issue 24: the AI plays the same way for every entrant of an event, however loaded the
+    node: its search stops after a number of samples, never at a deadline."""
+    fixed = bots.bot_for("strong", fixed_work=True)
+    assert isinstance(fixed, StrongBot) and fixed.samples == bots.FIXED_WORK["strong"]["samples"]
+    clocked = bots.bot_for("strong")
+    assert isinstance(clocked, StrongBot) and clocked.samples == 0  # a table's: the clock
+    deal = deal_in_play()
+    view = engine.view(deal, deal.to_act)
+    first = bots.decide("strong", view, "seed", fixed_work=True)
+    assert all(bots.decide("strong", view, "seed", fixed_work=True) == first for _ in range(3))
+
+
+def deal_in_play() -> engine.Deal:
+    """A deal whose card play has begun (random bids and discards until one is taken)."""
+    for seed in range(100):
+        rng = random.Random(seed)
+        deal = engine.new_deal(seed % 4, bytes([seed] * 16))
+        while not deal.is_over and deal.phase is not engine.Phase.PLAY:
+            engine.apply_in_place(deal, engine.random_action(deal, rng))
+        if not deal.is_over:
+            return deal
+    raise AssertionError("no deal reached its card play")
