@@ -195,7 +195,11 @@ class DealWriter:
 
     async def _rate(self, deals: list[FinishedDeal]) -> None:
         try:
-            await rate_deals(self._engine, [(d.table_id, d.deal_number) for d in deals])
+            await rate_deals(
+                self._engine,
+                [(d.table_id, d.deal_number) for d in deals],
+                leavers={(d.table_id, d.deal_number): dict(d.left) for d in deals if d.left},
+            )
         except RatingError:
             if len(deals) == 1:
                 raise
@@ -205,7 +209,9 @@ class DealWriter:
         """Rate a batch's deals each in its own transaction: one could not be rated."""
         for deal in deals:
             try:
-                await rate_deal(self._engine, deal.table_id, deal.deal_number)
+                await rate_deal(
+                    self._engine, deal.table_id, deal.deal_number, leavers=dict(deal.left)
+                )
             except RatingError as e:
                 log.error("history: a deal not rated: %s", e)
 
