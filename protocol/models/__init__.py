@@ -80,6 +80,7 @@ from .queue import (
     QueueState,
     QueueStatus,
     Ready,
+    Searching,
 )
 from .replies import (
     SERVER_MESSAGES,
@@ -241,6 +242,7 @@ __all__ = [
     "ReviewedDecision",
     "ScoreEvent",
     "ScoreSheet",
+    "Searching",
     "Seat",
     "SeatChanged",
     "SeatInfo",

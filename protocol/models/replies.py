@@ -17,7 +17,7 @@ from .batches import Events, TurnOffer
 from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
 from .envelope import Reply
 from .events import EventModel
-from .queue import MatchFound, QueueStatus
+from .queue import MatchFound, QueueStatus, Searching
 from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
@@ -228,6 +228,7 @@ ServerMessage = Annotated[
     | Bye
     | QueueStatus
     | MatchFound
+    | Searching
     | DuplicateEvents
     | DuplicateEntered
     | DuplicateResults,

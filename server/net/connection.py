@@ -31,7 +31,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import acks, feature_requests
+from . import acks, feature_requests, queue_requests
 from . import connection_state as cs
 from .outbox import Outbox
 from .rate_limit import RateLimit
@@ -206,8 +206,8 @@ class Connection:
                 self.send(await self.signing.sign_out(re))
             case m.ChangePassword():
                 self.send(await self.signing.change_password(message))
-            case m.ListTables():
-                self.send(await self.node.lobby.page(message))
+            case m.ListTables():  # tables, then (version 2) how many search: section 16
+                await queue_requests.list_tables(self, message)
             case m.CreateTable(options=options, key=key):
                 runtime = await self.node.lobby.create(options, self.address, self.created, key)
                 invite = runtime.data.invite

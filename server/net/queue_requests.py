@@ -1,4 +1,5 @@
-"""A connection's quick-play requests (protocol section 16): queue, cancel, ready, play now.
+"""A connection's quick-play requests (protocol section 16): queue, cancel, ready, play now;
+and the lobby's ``list_tables``, whose version 2 answer ends with how many search.
 
 ``handle`` is called from ``Connection._dispatch`` for the four types; the queue
 itself is the node's (``server/node/quickplay.py``). A connection is one queuer: a guest
@@ -37,6 +38,7 @@ class Connection(Protocol):
     node: Node
     signing: Signing
     state: cs.ConnectionState[Any]
+    version: int
 
     def send(self, message: m.Model) -> None: ...
 
@@ -100,6 +102,14 @@ async def handle(connection: Connection, message: QueueRequest) -> None:
                 _name(connection, name), connection.signing.account_id, _node(connection)
             )
             await quickplay.play_now(queuer, sitter, deals)
+
+
+async def list_tables(connection: Connection, message: m.ListTables) -> None:
+    """``tables``, then (version 2) ``searching``: every lobby sees how many search."""
+    connection.send(await connection.node.lobby.page(message))
+    if connection.version >= 2:
+        count = await connection.node.quickplay.searching_count()
+        connection.send(m.Searching(count=count, re=message.id))
 
 
 def _node(connection: Connection) -> str:
