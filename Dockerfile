@@ -17,8 +17,10 @@ RUN useradd --create-home --uid 10001 tarot
 USER tarot
 WORKDIR /home/tarot
 EXPOSE 8765
+# Liveness: the process answers (a Redis outage must not get every node restarted).
+# Readiness, for a load balancer or a Kubernetes readinessProbe, is /readyz.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/healthz', timeout=2)"]
+  CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/livez', timeout=2)"]
 # SIGTERM drains: clients are told to reconnect elsewhere, leases are handed over.
 STOPSIGNAL SIGTERM
 CMD ["tarot", "serve", "--host", "0.0.0.0", "--port", "8765", "--log-format", "json"]

@@ -10,7 +10,7 @@ The virtual environment lives in .venv/ and is reinstalled when pyproject.toml
 changes. Standard library only: this file runs before anything is installed.
 
 Which services a test run needs is read from the markers of the tests it selects
-(``redis``, ``browser``, ``terminal``, ``postgres``, ``node``; tests/conftest.py):
+(``redis``, ``browser``, ``terminal``, ``postgres``, ``node``, ``nginx``; tests/conftest.py):
 ``python3 tasks.py test tests/engine`` or ``-m "not redis and not browser"``
 installs and starts nothing.
 """
@@ -193,7 +193,7 @@ def services_needed(extra: list[str]) -> set[str]:
         command = [str(PYTHON), "-m", "pytest", "--collect-only", "-q", *extra]
         subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
         if not out.exists():  # collection failed: pytest will say why, with everything up
-            return {"redis", "browser", "terminal", "postgres", "node"}
+            return {"redis", "browser", "terminal", "postgres", "node", "nginx"}
         return set(json.loads(out.read_text()))
 
 
@@ -220,6 +220,14 @@ def ensure_node_tools() -> None:
     stamp.write_text(want)
 
 
+def ensure_nginx() -> None:
+    """The balancer tests (tests/balancer) run Debian's nginx with deploy/nginx.conf; each
+    test starts its own on a free port (the package's own service is left alone)."""
+    if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
+        say("installing nginx")
+        apt_install("nginx-light")
+
+
 def test(extra: list[str]) -> int:
     ensure_venv()
     os.environ.setdefault("TAROT_TEST_REDIS", f"redis://127.0.0.1:{REDIS_PORT}")
@@ -235,6 +243,8 @@ def test(extra: list[str]) -> int:
         ensure_postgres()
     if "node" in needed:
         ensure_node_tools()
+    if "nginx" in needed:
+        ensure_nginx()
     steps: list[list[str | Path]] = [
         [BIN / "ruff", "check", "."],
         [BIN / "ruff", "format", "--check", "."],

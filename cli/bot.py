@@ -16,6 +16,7 @@ import asyncio
 import importlib
 import json
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +77,10 @@ def load_policy(spec: str) -> Bot:
         raise ValueError(f"policy {spec!r} is not module:Class or ai:LEVEL")
     if module_name == "ai":
         return EngineBot(attr)
+    # A module of the current folder (``tarot bot --policy mybot:MyBot`` beside mybot.py):
+    # the console script's sys.path starts at its own folder, not at the current one.
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
@@ -87,10 +92,12 @@ def load_policy(spec: str) -> Bot:
 
 
 async def play(args: argparse.Namespace, bot: Bot) -> dict[str, Any]:
-    from clients.python import Client, play_table
+    from clients.python import Client, CodecName, play_table
     from protocol import models as m
 
-    async with await Client.connect(args.server, "json" if args.json else "msgpack") as client:
+    table = None if args.table == "new" else args.table  # in the URL: the table's node
+    codec: CodecName = "json" if args.json else "msgpack"
+    async with await Client.connect(args.server, codec, table=table) as client:
         table_id = args.table
         if table_id == "queue":
             state = await client.queue(args.mode, args.deals, args.name or bot.name)

@@ -6,7 +6,22 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import archive, arena, bot, duplicate, play, review, schema, score, serve, simulate, soak
+from . import (
+    admin,
+    archive,
+    arena,
+    bot,
+    duplicate,
+    play,
+    reports,
+    review,
+    schema,
+    score,
+    serve,
+    simulate,
+    soak,
+)
+from .bench import cluster as bench_cluster
 from .bench import duplicate as bench_duplicate
 from .bench import engine as bench_engine
 from .bench import history as bench_history
@@ -22,17 +37,20 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(sub)
     arena.add_parser(sub)
     serve.add_parser(sub)
+    admin.add_parser(sub)
     schema.add_parser(sub)
     bot.add_parser(sub)
     play.add_parser(sub)
     review.add_parser(sub)
     archive.add_parser(sub)
     duplicate.add_parser(sub)
+    reports.add_parser(sub)
     soak.add_parser(sub)
     bench = sub.add_parser("bench", help="benchmarks that print figures")
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)
     bench_server.add_parser(bench_sub)
+    bench_cluster.add_parser(bench_sub)
     bench_review.add_parser(bench_sub)
     bench_history.add_parser(bench_sub)
     bench_duplicate.add_parser(bench_sub)

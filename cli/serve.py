@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from server.event_loop import LOOPS
@@ -18,6 +17,7 @@ SECURITY_SETTINGS = (
     "api_per_second",
     "api_burst",
     "api_in_flight",
+    "send_buffer_bytes",
     "empty_table_seconds",
     "gc_sweep_ms",
     "event_loop",
@@ -27,6 +27,12 @@ SECURITY_SETTINGS = (
     "metrics_port",
     "metrics_host",
     "metrics_token",
+    "chat_per_window",
+    "chat_window_seconds",
+    "chat_guest_deals",
+    "admin_port",
+    "admin_host",
+    "admin_token",
 )
 
 
@@ -102,11 +108,25 @@ def add_parser(sub: Any) -> None:
     limits.add_argument(
         "--metrics-token", help="/metrics needs 'Authorization: Bearer TOKEN' (or env)"
     )
+    admin = p.add_argument_group("admin API (docs/DEPLOY.md, Admin API)")
+    admin.add_argument("--admin-port", type=int, help="serve the admin API on this port")
+    admin.add_argument("--admin-host", help="... on this address (127.0.0.1)")
+    admin.add_argument(
+        "--admin-token", help="the admin API's bearer token, 16+ characters (or TAROT_ADMIN_TOKEN)"
+    )
     p.add_argument(
         "--queue",
         metavar="NAME=VALUE,...",
         help="quick play's settings, e.g. fill_two_seconds=30,ready_seconds=10 (docs/DEPLOY.md,"
         " Quick play; or TAROT_QUEUE)",
+    )
+    chat = p.add_argument_group("table chat (docs/DEPLOY.md, Chat)")
+    chat.add_argument("--chat-per-window", type=int, help="chat messages per sender a window (5)")
+    chat.add_argument("--chat-window-seconds", type=float, help="... in this window (10)")
+    chat.add_argument(
+        "--chat-guest-deals",
+        type=int,
+        help="deals a guest seat plays at a table before it may write (3; 0: at once)",
     )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")
@@ -124,11 +144,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit status: 0 after a drain; 2 when a setting is wrong (refused before the start, or
+    by Redis or the database at the start); 1 when the node cannot start for another reason
+    (a port taken, Redis silent). Each failure is one line (docs/DEPLOY.md, "Exit status")."""
     from server import event_loop
-    from server.app import run_server
-    from server.logs import setup_logging
+    from server.app import CannotListen, run_server
+    from server.history import HistoryError
+    from server.logs import fatal, setup_logging
     from server.settings import QueueSettings, Settings, SettingsError
-    from server.store.base import StoreError
+    from server.store.base import StoreError, StoreRefused
 
     try:
         settings = Settings.from_env(
@@ -150,18 +174,12 @@ def run(args: argparse.Namespace) -> int:
             **{name: getattr(args, name) for name in SECURITY_SETTINGS},
         )
     except SettingsError as e:
-        print(f"tarot serve: {e}", file=sys.stderr)
-        return 2
-    setup_logging(settings.log_format)
+        return fatal(f"tarot serve: {e}", 2, args.log_format)
+    setup_logging(settings.log_format, node=settings.node_id)
     try:
         event_loop.run(run_server(settings), settings.event_loop)
-    except StoreError as e:  # Redis did not answer at start-up, or is too old
-        print(f"tarot serve: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(
-            f"tarot serve: cannot listen on {settings.host}:{settings.port}: {e.strerror}",
-            file=sys.stderr,
-        )
-        return 1
+    except (StoreRefused, HistoryError) as e:  # Redis or the database refuses a setting
+        return fatal(f"tarot serve: {e}", 2, settings.log_format)
+    except (StoreError, CannotListen) as e:  # Redis did not answer at start-up; a port taken
+        return fatal(f"tarot serve: {e}", 1, settings.log_format)
     return 0

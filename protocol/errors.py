@@ -61,6 +61,12 @@ ErrorCode = Literal[
     "not_entered",
     "event_played",
     "results_hidden",
+    "chat_refused",
+    "unknown_player",
+    "no_such_message",
+    "not_finished",
+    "maintenance",
+    "banned",
     "internal",
 ]
 
@@ -113,6 +119,12 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "not_entered": "duplicate_play or a result of an event this account has not entered",
     "event_played": "every deal of the duplicate event is played already",
     "results_hidden": "results or a deal of an open duplicate event not yet played by the asker",
+    "chat_refused": "a chat message refused by a limit (``reason`` names which: section 17)",
+    "unknown_player": "mute, block: no player (block: no account) of that name",
+    "no_such_message": "report: no chat message of that number at this connection's table",
+    "not_finished": "rematch: the table is not over yet",
+    "maintenance": "the operator announced a maintenance (sent to every connection); no new tables",
+    "banned": "the operator banned this player name for a time: no seat under it",
     "internal": "an unexpected server error; nothing changed",
 }
 

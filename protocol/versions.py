@@ -47,6 +47,12 @@ V2_CLIENT_TYPES: frozenset[str] = frozenset(
         "duplicate_enter",
         "duplicate_play",
         "duplicate_show",
+        "chat",  # section 17, chat and rematch
+        "mute",
+        "unmute",
+        "block",
+        "report",
+        "rematch",
     }
 )
 CLIENT_TYPES = {1: V1_CLIENT_TYPES, 2: V1_CLIENT_TYPES | V2_CLIENT_TYPES}

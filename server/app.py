@@ -14,10 +14,11 @@ import hmac
 import ipaddress
 import logging
 import signal
+import time
 from collections import Counter
 from collections.abc import Sequence
 from http import HTTPStatus
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
@@ -25,6 +26,8 @@ from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOLS
 from protocol import models as m
+from server.net.admin import Admin
+from server.net.admin_http import serve_admin
 from server.net.api_limits import ApiLimits
 from server.net.connection import Connection
 from server.node.build import build_node
@@ -32,12 +35,14 @@ from server.node.node import Node
 from server.store.base import TableStore
 
 from . import gc_tuning as collector
+from .errors import ServerError
 from .logs import announce_start
-from .net import access, http
+from .net import access, health, http
 from .settings import Settings
 
 if TYPE_CHECKING:
     from server.node.archive import Archive
+    from server.node.runtime import TableRuntime
 
 log = logging.getLogger("tarot.server")
 MAX_WS_MESSAGE = 1024 * 1024  # larger frames close the connection (abuse); 64 KiB gets an error
@@ -52,6 +57,18 @@ def choose_subprotocol(ws: ServerConnection, offered: Sequence[str]) -> Subproto
     return None
 
 
+class CannotListen(ServerError):
+    """A port the node was told to listen on is taken (or not allowed): one line says which."""
+
+
+async def _listening(what: str, handler: Any, host: str, port: int, **options: Any) -> Server:
+    try:
+        return await serve(handler, host, port, **options)
+    except OSError as e:
+        reason = str(e.strerror or e).rsplit("): ", 1)[-1]
+        raise CannotListen(f"cannot listen on {host}:{port} ({what}): {reason}") from None
+
+
 class App:
     """A running node: ``await App.start(settings)``, then ``await app.stop()``."""
 
@@ -59,6 +76,8 @@ class App:
         self.node = node
         self.server = server
         self.metrics_server: Server | None = None
+        self.admin_server: asyncio.Server | None = None
+        self.stop_requested = asyncio.Event()  # ``tarot admin drain``: as SIGTERM
         self.connections: set[Connection] = set()
         self.files = http.assets()
         self.per_address: Counter[str] = Counter()  # open WebSockets (and handshakes)
@@ -97,8 +116,8 @@ class App:
 
         async def process_request(ws: ServerConnection, request: Request) -> Response | None:
             assert app is not None
-            # /healthz says only "ok": load balancers and probes may ask it by any name.
-            if request.path != "/healthz" and not access.is_host_allowed(
+            # Health checks say one word: load balancers and probes may ask them by any name.
+            if request.path not in health.HEALTH_PATHS and not access.is_host_allowed(
                 request.headers, settings.hosts()
             ):
                 return http.text(HTTPStatus.MISDIRECTED_REQUEST, "unknown host\n")
@@ -106,11 +125,12 @@ class App:
                 return app.admit(ws, request)
             return await app.http(request, ws)
 
-        server = await serve(
+        server = await _listening(
+            "the node",
             handler,
             settings.host,
             settings.port,
-            subprotocols=[*SUBPROTOCOLS],  # type: ignore[list-item]
+            subprotocols=[*SUBPROTOCOLS],
             select_subprotocol=choose_subprotocol,
             process_request=process_request,
             max_size=MAX_WS_MESSAGE,
@@ -125,8 +145,14 @@ class App:
             server_header=http.SERVER_HEADER,
         )
         app = cls(node, server)
+        if settings.admin_port is not None:
+            admin = Admin(node, lambda: list(app.connections), app.stop_requested.set)
+            app.admin_server = await serve_admin(
+                settings.admin_host, settings.admin_port, admin.handle
+            )
         if settings.metrics_port is not None:
-            app.metrics_server = await serve(
+            app.metrics_server = await _listening(
+                "--metrics-port",
                 handler,
                 settings.metrics_host,
                 settings.metrics_port,
@@ -143,6 +169,10 @@ class App:
             return http.text(HTTPStatus.FORBIDDEN, "this page's origin may not connect here\n")
         peer = str(ws.remote_address[0]) if ws.remote_address else ""
         address = access.client_address(peer, request.headers, settings.trusted_proxies)
+        banned = self.node.moderation.address_banned(address)
+        if banned is not None:
+            self.node.metrics.refused.labels(code="banned").inc()
+            return http.text(HTTPStatus.FORBIDDEN, "this address may not connect for now\n")
         cap = settings.connections_per_address
         if cap and self.per_address[address] >= cap:
             self.node.metrics.refused.labels(code="too_many_connections").inc()
@@ -179,12 +209,8 @@ class App:
 
     async def http(self, request: Request, ws: ServerConnection) -> Response:
         path = request.path.split("?", 1)[0]
-        if path == "/healthz":
-            if self.node.lost_data_recently():
-                return http.text(HTTPStatus.SERVICE_UNAVAILABLE, "store lost data\n")
-            healthy = not self.node.draining and await self._store_answers()
-            status = HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE
-            return http.text(status, "ok\n" if healthy else "unavailable\n")
+        if path in health.HEALTH_PATHS:
+            return await health.answer(path, self.node)
         if path == "/metrics" and self._may_read_metrics(request, ws):
             return self._metrics()
         if path.startswith("/api/"):
@@ -228,36 +254,57 @@ class App:
 
     def _metrics(self) -> Response:
         phases = Counter(
-            (r.state.phase.value if r.state else r.data.status) for r in self.node.runtimes.values()
+            (r.state.phase.value if r.state else r.data.status)
+            for r in self.node.runtimes.values()
+            if self._counts_here(r)
         )
         body = self.node.metrics.render(dict(phases))
         return http.response(HTTPStatus.OK, body, "text/plain; version=0.0.4")
 
-    async def _store_answers(self) -> bool:
-        try:
-            return await asyncio.wait_for(self.node.store.ping(), timeout=1.0)
-        except Exception:
+    def _counts_here(self, runtime: TableRuntime) -> bool:
+        """A table counts in ``tarot_tables`` on one node: the one that drives it (holds its
+        lease); one being played that nobody drives yet, or a table not being played, on the
+        node of its first seated human (every node that loaded it counted it before)."""
+        if runtime.driving:
+            return True
+        if runtime.data.status == "playing" and runtime.state is not None:
             return False
+        humans = [seat.node for seat in runtime.data.seats if seat.occupant == "human"]
+        return bool(humans) and humans[0] in ("", self.node.settings.node_id)
 
     async def stop(self, drain_seconds: float | None = None) -> None:
         """Graceful shutdown (see the module docstring)."""
         drain = self.node.settings.drain_seconds if drain_seconds is None else drain_seconds
+        started = time.monotonic()
         self.server.close(close_connections=False)
         # Clients first: they reconnect elsewhere while the leases are handed over.
         bye = m.Bye(reason="shutdown", message="the server is restarting: reconnect and resume")
-        for connection in list(self.connections):
+        told = list(self.connections)
+        for connection in told:
             connection.send(bye)
+        log.info("draining: no new connections; %d clients told to reconnect", len(told))
+        driven = sum(1 for runtime in self.node.runtimes.values() if runtime.driving)
         await self.node.release_leases()
+        log.info("draining: the leases of %d tables handed over", driven)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(drain):
                 while self.connections:
                     await asyncio.sleep(0.05)
-        for connection in list(self.connections):
+        left = list(self.connections)
+        for connection in left:
             await connection.ws.close(1001, "server shutdown")
+        log.info(
+            "drained in %.1f s: %d clients left by themselves, %d closed",
+            time.monotonic() - started,
+            len(told) - len(left),
+            len(left),
+        )
         await self.server.wait_closed()
         if self.metrics_server is not None:
             self.metrics_server.close()
             await self.metrics_server.wait_closed()
+        if self.admin_server is not None:
+            self.admin_server.close()
         await self.node.stop()
         await self.node.store.close()
         if self.node.archive is not None:
@@ -281,6 +328,7 @@ async def run_server(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):  # before the node says it is there
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop.set)
+    app.stop_requested = stop  # the admin API's drain sets it too
     store = "redis" if settings.redis_url else "memory"
     url = f"http://{settings.host}:{app.port}/"
     history, note = history_place(settings.db_url)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 
 # The loggers that speak of the peers (asyncio's transport and accept errors,
@@ -65,7 +66,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        for key in ("table", "seat", "node"):
+        for key in ("table", "seat", "node", "address", "action"):
             if hasattr(record, key):
                 entry[key] = getattr(record, key)
         if record.exc_info:
@@ -73,18 +74,67 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
-def setup_logging(log_format: str, level: int = logging.INFO) -> None:
+def setup_logging(log_format: str, level: int = logging.INFO, node: str | None = None) -> None:
+    """The root logger's one handler; ``node`` names this node in every JSON record."""
     handler = logging.StreamHandler()
     if log_format == "json":
         handler.setFormatter(JsonFormatter())
     else:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(ClientNoise())
+    handler.addFilter(TableField())
+    if node is not None:
+        handler.addFilter(NodeName(node))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
+
+
+class TableField(logging.Filter):
+    """A record about a table (its format says ``table %s``) names it in the field ``table``
+    too, so that a JSON log is searched by table without parsing messages."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if hasattr(record, "table") or not isinstance(record.msg, str):
+            return True
+        at = record.msg.find("table %s")
+        if at < 0 or not isinstance(record.args, tuple):
+            return True
+        index = record.msg.count("%s", 0, at) + record.msg.count("%d", 0, at)
+        if index < len(record.args):
+            record.table = str(record.args[index])
+        return True
+
+
+class NodeName(logging.Filter):
+    """Every record says which node wrote it (``--node-id``), unless it names one itself."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__()
+        self.node = node
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "node"):
+            record.node = self.node
+        return True
+
+
+def fatal(message: str, status: int, log_format: str | None) -> int:
+    """Why the node cannot start, in one line on standard error (a JSON record in a JSON
+    log, so that the stream stays JSON), and the exit status to return."""
+    if log_format == "json":
+        entry = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + ".000Z",
+            "level": "critical",
+            "logger": "tarot.server",
+            "message": message,
+        }
+        print(json.dumps(entry), file=sys.stderr, flush=True)
+    else:
+        print(message, file=sys.stderr, flush=True)
+    return status
 
 
 def announce_start(
@@ -97,11 +147,14 @@ def announce_start(
     log has it as a record too, for whoever reads the log; a text log shares the
     person's terminal, where it would say it twice.
     """
-    lines = [f"tarot server on {url}  (Ctrl-C to stop)", f"  store: {store}"]
-    lines.append(f"  history: {history}")
+    first = f"tarot server on {url}  (Ctrl-C to stop)"
+    if log_format == "json":  # a collector that merges the streams reads JSON only
+        said = {"message": first, "url": url, "store": store, "history": history}
+        print(json.dumps(said), flush=True)
+        note = f" ({history_note})" if history_note else ""
+        log.info("serving on %s (store: %s; history: %s%s)", url, store, history, note)
+        return
+    lines = [first, f"  store: {store}", f"  history: {history}"]
     if history_note is not None:
         lines.append(f"           ({history_note})")
     print("\n".join(lines), flush=True)
-    if log_format == "json":
-        note = f" ({history_note})" if history_note else ""
-        log.info("serving on %s (store: %s; history: %s%s)", url, store, history, note)

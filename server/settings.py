@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
 from server.errors import ServerError
 from server.event_loop import LOOPS
@@ -30,6 +32,8 @@ _COUNTS = (
     "api_burst",
     "api_in_flight",
     "duplicate_daily_deals",
+    "chat_per_window",
+    "chat_guest_deals",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
@@ -43,6 +47,7 @@ _DURATIONS_AND_RATES = (
     "finished_ttl_hours",
     "empty_table_seconds",
     "unload_idle_seconds",
+    "chat_window_seconds",
     "gc_sweep_ms",
 )
 
@@ -141,6 +146,11 @@ class Settings:
     send_buffer_bytes: int = 1 << 20  # unsent bytes one connection may hold; over: dropped
     unload_idle_seconds: float = 60.0  # a table no local connection follows is unloaded then
     empty_table_seconds: float = 600.0  # a waiting table with nobody seated is removed then
+    # Table chat (docs/DEPLOY.md, "Chat"): a sender's messages per window, and the deals a
+    # guest seat must have played at the table before it may write (0: guests write at once).
+    chat_per_window: int = 5
+    chat_window_seconds: float = 10.0
+    chat_guest_deals: int = 3
     # Who may talk to the node: Host names of HTTP requests and Origins of WebSocket
     # handshakes. Empty: the loopback names and the listen address (hosts); the page's
     # own host (origins). "*" allows any.
@@ -154,6 +164,10 @@ class Settings:
     # each day at 00:00 UTC (0: none), and the AI level around a robot event's entrant.
     duplicate_daily_deals: int = 0
     duplicate_ai_level: str = "strong"
+    # The admin API (server/net/admin.py): on its own port only, with a token.
+    admin_token: str | None = None
+    admin_port: int | None = None
+    admin_host: str = "127.0.0.1"
     # The young generation is collected this often (server/gc_tuning.py); 0: CPython's own.
     gc_sweep_ms: float = 50.0
     event_loop: str = "auto"  # server/event_loop.py: uvloop where installed, or asyncio
@@ -162,6 +176,7 @@ class Settings:
     def __post_init__(self) -> None:
         _check_numbers(self)
         _check_limits(self)
+        _check_admin(self)
         _check_process(self)
         if not 0 <= self.port <= 65535:
             raise SettingsError(f"port must be 0-65535, not {self.port}")
@@ -214,8 +229,7 @@ class Settings:
         for name in ("allowed_hosts", "allowed_origins", "trusted_proxies"):
             if listed := os.environ.get(f"TAROT_{name.upper()}"):
                 env[name] = split_list(listed)
-        if token := os.environ.get("TAROT_METRICS_TOKEN"):
-            env["metrics_token"] = token
+        env |= _tokens_from_env()
         if queue := os.environ.get("TAROT_QUEUE"):
             env["queue"] = QueueSettings.parse(queue)
         env.update(_duplicate_env())
@@ -232,6 +246,14 @@ def _duplicate_env() -> dict[str, object]:
     return {"duplicate_daily_deals": int(daily)}
 
 
+def _tokens_from_env() -> dict[str, object]:
+    """``TAROT_METRICS_TOKEN`` and ``TAROT_ADMIN_TOKEN``, those that are set."""
+    named = {
+        name: os.environ.get(f"TAROT_{name.upper()}") for name in ("metrics_token", "admin_token")
+    }
+    return {name: token for name, token in named.items() if token}
+
+
 def _check_urls(settings: Settings) -> None:
     if settings.redis_url is not None and not settings.redis_url.startswith(
         ("redis://", "rediss://", "unix://")
@@ -242,9 +264,21 @@ def _check_urls(settings: Settings) -> None:
         from server.history.errors import BadDatabaseUrl
 
         try:
-            database_url(settings.db_url)
+            url = database_url(settings.db_url)
         except BadDatabaseUrl as e:
             raise SettingsError(str(e)) from None
+        if url.get_backend_name() == "sqlite" and url.database:
+            _check_folder(Path(url.database))
+
+
+def _check_folder(database: Path) -> None:
+    """The SQLite file's folder exists or can be made: its nearest existing parent is a
+    folder (before: "cannot listen on ...: File exists", from the folder's creation)."""
+    folder = database.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise SettingsError(f"the history database's folder cannot be made: {folder} is a file")
 
 
 def _check_process(settings: Settings) -> None:
@@ -279,23 +313,50 @@ def split_list(text: str) -> tuple[str, ...]:
     return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
-def _check_limits(settings: Settings) -> None:
-    limits = ("max_tables", "tables_per_connection", "tables_per_address")
-    counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
-    for name in (*limits, *counts):
-        if getattr(settings, name) < 0:
-            raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+def _check_features(settings: Settings) -> None:
+    """Duplicate events' and the table chat's settings."""
     if not 0 <= settings.duplicate_daily_deals <= 64:
         raise SettingsError("duplicate_daily_deals must be 0-64 (0: no daily event)")
     if settings.duplicate_ai_level not in ("random", "basic", "expert", "strong"):
         raise SettingsError(
             f"duplicate_ai_level is an AI level, not {settings.duplicate_ai_level!r}"
         )
+    if settings.chat_per_window < 1 or settings.chat_window_seconds <= 0:
+        raise SettingsError("the chat's rate must be positive")
+    if settings.chat_guest_deals < 0:
+        raise SettingsError("chat_guest_deals cannot be negative")
+
+
+def _check_admin(settings: Settings) -> None:
+    if settings.admin_token is not None and len(settings.admin_token) < 16:
+        raise SettingsError("the admin token must have at least 16 characters")
+    if settings.admin_port is not None and (
+        settings.admin_token is None or not 0 <= settings.admin_port <= 65535
+    ):
+        raise SettingsError("the admin API needs a token (--admin-token) and a port 0-65535")
+
+
+def _check_limits(settings: Settings) -> None:
+    limits = ("max_tables", "tables_per_connection", "tables_per_address")
+    counts = ("connections_per_address", "reviews_per_player", "api_per_second", "api_in_flight")
+    for name in (*limits, *counts):
+        if getattr(settings, name) < 0:
+            raise SettingsError(f"{name} cannot be negative (0 means no limit)")
+    _check_features(settings)
     if settings.api_burst < 1:
         raise SettingsError("api_burst must be at least 1")
     if settings.empty_table_seconds <= 0:
         raise SettingsError("empty_table_seconds must be positive")
     if settings.metrics_port is not None and not 0 <= settings.metrics_port <= 65535:
         raise SettingsError(f"metrics port must be 0-65535, not {settings.metrics_port}")
+    if settings.send_buffer_bytes < 0:
+        raise SettingsError("send_buffer_bytes cannot be negative (0 means no limit)")
+    for proxy in settings.trusted_proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise SettingsError(
+                f"trusted proxy {proxy!r} is not an address or a network (10.0.0.5, 10.0.0.0/8)"
+            ) from None
     if settings.metrics_token is not None and len(settings.metrics_token) < 16:
         raise SettingsError("the metrics token must have at least 16 characters")

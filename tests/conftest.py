@@ -31,8 +31,9 @@ FOLDER_MARKERS = {
     "redis": ("redis",),
     "faults": ("faults", "redis"),
     "web": ("node",),
+    "balancer": ("nginx", "redis"),
 }
-SERVICE_MARKERS = ("redis", "browser", "terminal", "postgres", "node")
+SERVICE_MARKERS = ("redis", "browser", "terminal", "postgres", "node", "nginx")
 # TAROT_TEST_REDIS names the shared test Redis (e.g. one per work tree run side by side).
 SHARED_REDIS = os.environ.get("TAROT_TEST_REDIS", "redis://127.0.0.1:6379")
 SHARED_REDIS_ADDRESS = (

@@ -155,8 +155,9 @@ async def tarot_seat(ws: ClientConnection, table: Table, run: Run, rng: random.R
 
 
 async def open_seat(url: str, table_id: str, seat: int, version: int = VERSION) -> ClientConnection:
+    """A seat's connection; ``{table}`` in ``url`` names its table (a balancer may route on it)."""
     sub = subprotocol(version)
-    ws = await connect(url, subprotocols=[sub], max_size=2**22)  # type: ignore[list-item]
+    ws = await connect(url.replace("{table}", table_id), subprotocols=[sub], max_size=2**22)  # type: ignore[list-item]
     await ws.send(pack({"type": "hello", "protocol": version}))
     await ws.recv()
     await ws.send(pack({"type": "join", "table_id": table_id, "seat": seat}))
@@ -173,7 +174,7 @@ async def tarot_run(
     barrier: Barrier,
     version: int = VERSION,
 ) -> Run:
-    lobby = await connect(urls[0], subprotocols=[subprotocol(version)])  # type: ignore[list-item]
+    lobby = await connect(urls[0].replace("{table}", ""), subprotocols=[subprotocol(version)])  # type: ignore[list-item]
     await lobby.send(pack({"type": "hello", "protocol": version}))
     await lobby.recv()
     run = Run([Table() for _ in range(tables)], asyncio.Event(), think=think)

@@ -76,9 +76,11 @@ def run_clients(
     procs: int,
     started: Callable[[], None] | None = None,
     version: int = VERSION,
+    launch: Callable[[list[str]], list[str]] = list,
 ) -> dict[str, Any]:
     """Drive ``tables`` tables from ``procs`` client processes, measured over the same window
-    (``started`` is called as it opens: the set-up and the closing are outside it)."""
+    (``started`` is called as it opens: the set-up and the closing are outside it;
+    ``launch`` wraps each process's command, e.g. to run it on a test host)."""
     shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
     workers = []
     for share in shares:
@@ -94,7 +96,9 @@ def run_clients(
                 str(think),
                 str(version),
             ]
-            workers.append(subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE))
+            workers.append(
+                subprocess.Popen(launch(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            )
     try:
         _start_together(workers, tables)
         if started is not None:

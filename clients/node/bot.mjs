@@ -16,7 +16,10 @@
 // refusal (its "re") names the message refused; one refused as "unavailable" (the
 // table store stalled) or "rate_limited" changed nothing and is sent again after a
 // jittered pause doubling from 0.25 s to 4 s, for up to a minute. Text from the
-// server is printed with its control characters replaced. See docs/CLIENTS.md.
+// server is printed with its control characters replaced. The URL it connects to names
+// its table (ws://host/t/TABLE_ID), so that a load balancer sends it to the node of the
+// table's other players; it keeps trying to come back for a minute (a rolling restart
+// takes seconds). See docs/CLIENTS.md.
 
 const [url = "ws://127.0.0.1:8765/", table = "new", ...flags] = process.argv.slice(2);
 const seatFlag = flags.indexOf("--seat");
@@ -54,6 +57,7 @@ let retries = 0;
 let lostSince = null; // when the connection was lost, until a new one is welcomed
 const RECONNECT_MS = 60000; // how long it keeps trying to reconnect
 let lastStatus = null;
+let tableId = table === "new" ? null : table; // named in the URL once known
 let hand = []; // the dealt hand: all this bot looks at to bid
 
 // The decisions: any answer among the legal choices is legal.
@@ -90,6 +94,7 @@ function onMessage(message) {
       if (token === null) console.error(`seated at ${message.table_id}, seat ${message.seat}`);
       mySeat = message.seat;
       token = message.token;
+      tableId = message.table_id;
       break;
     case "snapshot":
       lastSeq = message.seq;
@@ -114,6 +119,10 @@ function onMessage(message) {
       break;
     case "error":
       if (answered === "next_deal" && message.code === "not_started") break; // after the last deal
+      if (message.code === "maintenance" && message.re == null) {
+        console.error(`the server says: ${printable(message.message)}`); // play goes on
+        break;
+      }
       console.error(`refused (${answered ?? "?"} #${message.re ?? "?"}): ${message.code}: ${printable(message.message)}`);
       if (sent && RETRIED.has(message.code) && sendAgain(sent)) break;
       if (message.code === "outcome_unknown") {
@@ -149,8 +158,16 @@ function onEvent(event) {
   }
 }
 
+// The server URL with the table in its path: ws://host:8765/ -> ws://host:8765/t/TABLE_ID.
+function tableUrl(base, id) {
+  if (!id) return base;
+  const u = new URL(base);
+  u.pathname = u.pathname.replace(/\/t\/.*$/, "/").replace(/\/?$/, "/") + "t/" + encodeURIComponent(id);
+  return u.toString();
+}
+
 function connect() {
-  const socket = (ws = new WebSocket(url, "tarot.v2.json"));
+  const socket = (ws = new WebSocket(tableUrl(url, tableId), "tarot.v2.json"));
   let opened = false;
   let gone = false;
   const lost = () => {

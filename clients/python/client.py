@@ -28,6 +28,7 @@ from protocol import models as m
 from .connection import CLIENT_NAME, CodecName, TarotSocket
 from .errors import BadURL, QueueEnded, Unreachable
 from .link import LOST, Accept, Link
+from .routing import table_url
 from .state import TableState
 
 WireAction = m.BidAction | m.DiscardAction | m.ChelemAction | m.PoigneeAction | m.PlayAction
@@ -68,6 +69,7 @@ class Client(Link):
         timeout: float = 30.0,
         client_name: str = CLIENT_NAME,
         session: str | None = None,
+        table: str | None = None,
     ) -> Client:
         """Open a connection and say hello, signed in with ``session`` (the token
         ``sign_in`` or ``sign_up`` returned) if given: ``client.account`` is then the
@@ -76,6 +78,9 @@ class Client(Link):
         ``Refused`` if the server refuses (``bad_session``: the session was signed
         out or has expired), ``Unreachable`` if there is none,
         ``BadURL`` if ``url`` is not a WebSocket URL (nothing is tried then).
+        ``table``: the table this client goes to, named in the URL (``/t/TABLE``) so
+        that a load balancer sends it to the node of the table's other players; after
+        a drop the client reconnects with the table it is at in the URL.
         ``reconnect_seconds`` bounds each reconnection after a drop,
         ``retry_seconds`` the retries of a request refused as ``unavailable``
         or ``rate_limited``.
@@ -93,7 +98,7 @@ class Client(Link):
         except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
             raise BadURL(f"{url!r} is not a ws:// or wss:// URL: {e}") from e
         try:
-            connection = await TarotSocket.open(url, codec, client_name, session)
+            connection = await TarotSocket.open(table_url(url, table), codec, client_name, session)
         except LOST as e:
             raise Unreachable(f"cannot reach {url}: {e or type(e).__name__}") from e
         client.session = session
@@ -279,6 +284,46 @@ class Client(Link):
 
     async def play(self, card: str) -> None:
         await self.act(m.PlayAction(card=card))
+
+    # ------------------------------------------------------------ chat and rematch
+
+    async def say(self, preset: m.PresetCode | None = None, text: str | None = None) -> None:
+        """Say a preset phrase (by its code, ``m.PRESET_CODES``) or, outside a deal, a text at
+        the table followed; the message comes back as a ``chat`` event (``state.chat``)."""
+        await self._request(m.Chat(preset=preset, text=text), _is(m.Ack))
+
+    async def mute(self, name: str) -> list[str]:
+        """Hide this player's chat from this connection; the names muted now."""
+        reply = await self._request(m.Mute(name=name), _is(m.Muted))
+        assert isinstance(reply, m.Muted)
+        return reply.names
+
+    async def unmute(self, name: str) -> list[str]:
+        reply = await self._request(m.Unmute(name=name), _is(m.Muted))
+        assert isinstance(reply, m.Muted)
+        return reply.names
+
+    async def block(self, name: str) -> str:
+        """Signed in: block this account (kept); its name as the server knows it."""
+        reply = await self._request(m.Block(name=name), _is(m.Blocked))
+        assert isinstance(reply, m.Blocked)
+        return reply.name
+
+    async def report(self, seq: int, reason: str = "") -> int:
+        """Report the chat message of event ``seq`` at this table; the report's id."""
+        reply = await self._request(m.Report(seq=seq, reason=reason), _is(m.Reported))
+        assert isinstance(reply, m.Reported)
+        return reply.report_id
+
+    async def rematch(self, accept: bool = True) -> TableState | None:
+        """At a finished table: play again with the same humans (the new table's state, this
+        connection now seated there), or decline (None)."""
+        if not accept:
+            await self._request(m.Rematch(accept=False), _is(m.Ack))
+            return None
+        await self._request(m.Rematch(accept=True), _is(m.Snapshot))
+        assert self.state is not None
+        return self.state
 
 
 def _is(kind: type[Any]) -> Accept:

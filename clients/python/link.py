@@ -41,6 +41,7 @@ from protocol import models as m
 from .backoff import Backoff, GaveUp
 from .connection import CodecName, TarotSocket
 from .errors import ClientError, ConnectionLost, Disconnected, Refused
+from .routing import table_url
 from .state import TableState
 
 log = logging.getLogger("tarot.client")
@@ -48,7 +49,9 @@ log = logging.getLogger("tarot.client")
 Accept = Callable[[ServerMessage], bool]
 
 # Messages that answer a request and are not table traffic.
-_REPLIES = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching, m.Left, m.Pong, m.Ack)
+_REPLIES: tuple[type[m.Model], ...] = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching)
+_REPLIES += (m.Left, m.Pong, m.Ack, m.Muted, m.Blocked, m.Reported, m.Online)
+_REPLIES += (m.Searching,)  # after tables, like online: not for the stream
 # Refusals that changed nothing and may pass: the request is sent again.
 RETRIED = frozenset({"rate_limited", "unavailable"})
 _NOT_RESUMABLE = frozenset({"bad_token", "unknown_table", "bad_invite", "table_full", "table_lost"})
@@ -313,7 +316,8 @@ class Link:
         backoff = Backoff(self.reconnect_seconds, first=0.05, cap=1.0)
         while not self._closing:
             try:
-                conn = await TarotSocket.open(self.url, self.codec, self.client_name, self.session)
+                url = table_url(self.url, self.state.table_id if self.state else None)
+                conn = await TarotSocket.open(url, self.codec, self.client_name, self.session)
                 await self._rejoin(conn)
                 self.reconnections += 1
                 return

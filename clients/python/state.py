@@ -21,7 +21,8 @@ from protocol import ServerMessage
 from protocol import models as m
 
 # Events that do not change whose turn it is or what they may do.
-_KEEPS_TURN = frozenset({"seat", "hidden", "record", "between_deals"})
+# Events that leave a seat's turn as it was (chat, rematch and ratings: version 2's talk).
+_KEEPS_TURN = frozenset({"seat", "hidden", "record", "between_deals", "chat", "rematch", "ratings"})
 
 
 def card_order(code: str) -> int:
@@ -80,6 +81,10 @@ class TableState:
     sheets: list[m.ScoreSheet] = field(default_factory=list)
     records: list[dict[str, Any]] = field(default_factory=list)
     over: bool = False
+    chat: list[m.ChatEvent] = field(default_factory=list)  # the table's chat, as it came
+    chat_seqs: list[int] = field(default_factory=list)  # each one's event number (``report``)
+    ratings: list[m.RatingsEvent] = field(default_factory=list)  # rated deals' changes
+    rematch: m.RematchEvent | None = None  # the latest answer to a rematch offer
     missed: int = 0  # gaps seen in the numbering (the server guarantees none)
     behind: bool = False  # a gap was seen: events are missing until a resume
 
@@ -152,6 +157,13 @@ class TableState:
             case m.TableOverEvent(totals=totals):
                 self.totals = list(totals)
                 self.over = True
+            case m.ChatEvent():
+                self.chat.append(event)
+                self.chat_seqs.append(self.seq)
+            case m.RatingsEvent():
+                self.ratings.append(event)
+            case m.RematchEvent():
+                self.rematch = event
         if self.table is not None:
             self.table = self._next_table(self.table, event)
 

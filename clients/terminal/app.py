@@ -3,6 +3,7 @@
     ←/→  move over your hand (or the choices)   Enter  confirm
     Space  select a card (discard, poignée)     n      next deal
     s  start the table (AI fills empty seats)   q      quit
+    1-8  say a preset phrase at the table (chat)
 
 A poignée offer comes with the trumps the server would show; Space swaps
 them for others of your hand before Enter shows them.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -33,7 +35,7 @@ from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
 
-from . import panels, render
+from . import chat_keys, panels, render
 from .decisions import (
     CHOOSING_CARDS,
     Decision,
@@ -48,7 +50,7 @@ from .queueing import queue_here
 from .serverlog import ServerLog
 
 
-class TableApp(App[list[m.Points] | None]):
+class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
     """Play one table: a deal or a series, against AI or other people."""
 
     TITLE = "cardavia tarot"
@@ -295,21 +297,17 @@ class TableApp(App[list[m.Points] | None]):
         legal = state.legal if state is not None else None
         if state is None or legal is None or state.view is None or self.acting:
             return None
-        choose = {
-            "bid": self._bid,
-            "chelem": self._chelem,
+        Choose = Callable[[m.SeatView, m.LegalChoices], WireAction | None]
+        choices: dict[str, Choose] = {
+            "bid": lambda _view, legal: m.BidAction(contract=legal.bids[self.option]),
+            "chelem": lambda _view, _legal: m.ChelemAction(announce=self.option == 1),
             "poignee": self._poignee_offer,
             "poignee_cards": self._poignee_cards,
             "discard": self._discard,
             "play": self._play,
-        }.get(self.decision.kind)
+        }
+        choose = choices.get(self.decision.kind)
         return choose(state.view, legal) if choose is not None else None
-
-    def _bid(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
-        return m.BidAction(contract=legal.bids[self.option])
-
-    def _chelem(self, view: m.SeatView, legal: m.LegalChoices) -> WireAction:
-        return m.ChelemAction(announce=self.option == 1)
 
     def _poignee_offer(self, view: m.SeatView, legal: m.LegalChoices) -> None:
         """Decline, or start choosing the trumps of an offer (then Space / Enter)."""
@@ -369,10 +367,8 @@ class TableApp(App[list[m.Points] | None]):
         self.redraw()
 
     def action_start(self) -> None:
-        state = self.state
-        if self.client is None or state is None or state.table is None:
-            return
-        if state.table.status == "waiting":
+        table = self.state.table if self.state is not None else None
+        if self.client is not None and table is not None and table.status == "waiting":
             self.run_worker(self._request(self.client.start()), group="act")
 
     async def _request(self, request: Any) -> None:

@@ -199,10 +199,55 @@ _LINES: dict[type, Callable[[TableState, Any], str | None]] = {
 }
 
 
+# The preset phrases (protocol: their codes), as this client says them, keys 1 to 8.
+PRESET_WORDS = {
+    "hello": "Hello!",
+    "good_luck": "Good luck!",
+    "well_played": "Well played!",
+    "thanks": "Thanks!",
+    "oops": "Oops!",
+    "sorry": "Sorry!",
+    "good_game": "Good game!",
+    "bye": "Bye!",
+}
+
+
+def preset_of_key(key: str | None) -> m.PresetCode | None:
+    """The preset a digit key says (1: hello ... 8: bye), or None."""
+    codes = list(PRESET_WORDS)
+    if key is None or len(key) != 1 or not "1" <= key <= str(len(codes)):
+        return None
+    code = codes[int(key) - 1]
+    return code if code in m.PRESET_CODES else None  # type: ignore[return-value]
+
+
+def chat_line(event: m.ChatEvent) -> str:
+    """A chat message: ``Name: words`` (a spectator's marked); printed through ``printable``."""
+    words = PRESET_WORDS.get(event.preset or "", event.preset) if event.preset else event.text
+    who = f"{event.name} (watching)" if event.seat is None else event.name
+    return f"{who}: {words or ''}"
+
+
+def ratings_line(state: TableState, event: m.RatingsEvent) -> str:
+    changes = ", ".join(f"{c.name} {c.before:.0f} -> {c.after:.0f}" for c in event.changes)
+    return f"Ratings after {deal_of(state, event.deal_number)}: {changes}."
+
+
+def rematch_line(state: TableState, event: m.RematchEvent) -> str:
+    said = ", ".join(seat_name(state, s) for s in event.accepted) or "nobody yet"
+    return f"Rematch at table {event.table_id}: {said} accepted."
+
+
 def event_line(state: TableState, event: object, now_ms: int | None = None) -> str | None:
     """A line for the log, or None for events not worth one; ``now_ms`` gives countdowns."""
     if isinstance(event, m.BetweenDealsEvent):
         return between_deals_line(state, event, now_ms)
+    if isinstance(event, m.ChatEvent):
+        return chat_line(event)
+    if isinstance(event, m.RatingsEvent):
+        return ratings_line(state, event)
+    if isinstance(event, m.RematchEvent):
+        return rematch_line(state, event)
     line = _LINES.get(type(event))
     return line(state, event) if line is not None else None
 

@@ -120,6 +120,7 @@ export async function leave() {
   clearSession();
   clearQueue();
   dispatch("leaveTable");
+  clearHash(); // the address named the table left
   renderAll();
   refreshTables();
 }
@@ -130,6 +131,21 @@ export async function playAgain() {
   const allAi = table ? table.summary.seats.filter((s) => s.occupant === "human").length <= 1 : true;
   await leave();
   if (allAi) await createAndJoin(options, true);
+}
+
+/** Answer the rematch of a finished table: accepted, this page follows the new table. */
+export async function rematch(accept) {
+  const options = { ...(app.table?.summary.options || {}) };
+  try {
+    if (!accept) {
+      app.net.send({ type: "rematch", accept: false });
+      return;
+    }
+    const joined = await app.net.request({ type: "rematch", accept: true }, ["joined"]);
+    enterTable(joined.table_id, joined.seat, joined.token, null, options);
+  } catch (err) {
+    toast(errorText(err));
+  }
 }
 
 export function copyInvite() {

@@ -72,6 +72,13 @@ function onMessage(msg) {
     case "searching":
       onSearchingCount(msg);
       return;
+    case "online":
+      dispatch("online", msg.count);
+      if (!app.table) renderMain();
+      return;
+    case "reported":
+      toast(t("chat.reported"));
+      return;
     case "queue_status":
     case "match_found":
     case "joined":
@@ -106,6 +113,7 @@ function onError(msg) {
 export function connectTo(url) {
   if (app.net) app.net.stop();
   clearQueue();
-  dispatch("connecting", new Connection(url, { onMessage, onStatus, onReady }));
+  const table = () => (app.session ? app.session.table_id : null); // in the URL: its node
+  dispatch("connecting", new Connection(url, { onMessage, onStatus, onReady, table }));
   app.net.connect();
 }

@@ -2,18 +2,7 @@
 // The page's controls: every click on a `data-action` element, the hand's cards, the
 // settings and forms, each turned into the player's action (actions.js) or a change of view.
 
-import {
-  act,
-  clickCard,
-  copyInvite,
-  createAndJoin,
-  joinTable,
-  leave,
-  moreTables,
-  playAgain,
-  refreshTables,
-  watch,
-} from "./actions.js";
+import { act, clickCard, copyInvite, createAndJoin, joinTable, leave, moreTables, playAgain, refreshTables, rematch, watch } from "./actions.js";
 import { sortHand } from "./cards.js";
 import { connectTo, onReady } from "./connect.js";
 import { applyDisplay, saveDisplay } from "./display.js";
@@ -145,6 +134,8 @@ const ACTIONS = {
     renderTable();
   },
   "play-again": () => playAgain(),
+  rematch: () => rematch(true),
+  "rematch-no": () => rematch(false),
   "review-deal": (arg) => {
     const deal = Number(arg);
     const record = app.table?.records[deal];

@@ -57,6 +57,11 @@ export function newTable(tableId = null, mySeat = null) {
     over: false,
     ready: false, // I asked for the next deal
     waitingFor: /** @type {number[] | null} */ (null), // between deals: the seats the next deal waits for (between_deals)
+    /** @type {any[]} */
+    chat: [], // the chat events seen here, each with its seq (chat.js)
+    /** @type {Record<number, any[]>} */
+    ratings: {}, // deal number -> each rated seat's rating before and after (the sheet)
+    rematch: /** @type {any} */ (null), // the latest rematch event of a finished table
   };
 }
 
@@ -322,6 +327,16 @@ const HANDLERS = {
   between_deals(table, _d, ev) {
     table.summary.next_deal_ms = ev.deadline_ms;
     table.waitingFor = ev.waiting_for;
+  },
+  chat(table, _d, ev) {
+    table.chat.push({ seq: table.seq, ...ev });
+    if (table.chat.length > 200) table.chat.shift();
+  },
+  ratings(table, _d, ev) {
+    table.ratings[ev.deal_number] = ev.changes;
+  },
+  rematch(table, _d, ev) {
+    table.rematch = ev;
   },
   table_over(table, d, ev) {
     table.over = true;

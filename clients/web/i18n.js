@@ -10,10 +10,13 @@ import nlTable from "./strings-nl.js";
 import enPlayers from "./strings-players-en.js";
 import frPlayers from "./strings-players-fr.js";
 import nlPlayers from "./strings-players-nl.js";
+import enSocial from "./strings-social-en.js";
+import frSocial from "./strings-social-fr.js";
+import nlSocial from "./strings-social-nl.js";
 
-const en = { ...enTable, ...enPlayers };
-const nl = { ...nlTable, ...nlPlayers };
-const fr = { ...frTable, ...frPlayers };
+const en = { ...enTable, ...enPlayers, ...enSocial };
+const nl = { ...nlTable, ...nlPlayers, ...nlSocial };
+const fr = { ...frTable, ...frPlayers, ...frSocial };
 
 export const LANGS = [
   { code: "en", name: "English" },

@@ -32,7 +32,7 @@ function fanHTML(ctx) {
 function heroHTML(ctx) {
   const deals = MULTI_DEALS.map((n) => option(n, String(n), ctx.multiDeals));
   const levels = QUICK_AI_LEVELS.map((l) => option(l, t(`ai.${l}`), ctx.quickAi));
-  return html`<section class="hero panel">${fanHTML(ctx)}${quickPlayHTML(ctx)}<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${t("lobby.quick")}</button><p class="tagline">${t("lobby.tagline")}</p><div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${t("lobby.multi", { n: ctx.multiDeals })}</button><label class="inline">${t("lobby.deals")} <select id="multi-deals" data-change="multi-deals">${deals}</select></label></div><div class="multi"><label class="inline">${t("lobby.aiLevel")} <select id="quick-ai" data-change="quick-ai">${levels}</select></label></div></section>`;
+  return html`<section class="hero panel">${fanHTML(ctx)}${quickPlayHTML(ctx)}<button type="button" class="btn hero-btn" data-action="quick-start" data-key="quick-start">${t("lobby.quick")}</button><p class="tagline">${t("lobby.tagline")}</p>${ctx.online ? html`<p class="online muted small" data-field="online">${t("lobby.online", { n: ctx.online })}</p>` : ""}<div class="multi"><button type="button" class="btn" data-action="multi-start" data-key="multi-start">${t("lobby.multi", { n: ctx.multiDeals })}</button><label class="inline">${t("lobby.deals")} <select id="multi-deals" data-change="multi-deals">${deals}</select></label></div><div class="multi"><label class="inline">${t("lobby.aiLevel")} <select id="quick-ai" data-change="quick-ai">${levels}</select></label></div></section>`;
 }
 
 function nameHTML(ctx) {

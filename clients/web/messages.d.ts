@@ -12,6 +12,13 @@ export interface BidAction {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+/** Signed in: never be seated with this account again by quick play, nor see its chat (nor it yours). Kept in the history database. */
+export interface Block {
+  id?: string | number | null;
+  type: "block";
+  name: string;
+}
+
 /** Stop searching (refused with ``not_queued`` when this connection is not queued). */
 export interface CancelQueue {
   id?: string | number | null;
@@ -24,6 +31,14 @@ export interface ChangePassword {
   type: "change_password";
   old_password: string;
   new_password: string;
+}
+
+/** Say something at this connection's table: a ``preset`` code, or ``text``. */
+export interface Chat {
+  id?: string | number | null;
+  type: "chat";
+  preset?: "hello" | "good_luck" | "well_played" | "thanks" | "oops" | "sorry" | "good_game" | "bye" | null;
+  text?: string | null;
 }
 
 export interface ChelemAction {
@@ -109,6 +124,13 @@ export interface ListTables {
   after?: string | null;
 }
 
+/** Hide this player's chat from this connection (until ``unmute`` or it closes). */
+export interface Mute {
+  id?: string | number | null;
+  type: "mute";
+  name: string;
+}
+
 /** This seat is ready for the next deal (the table waits for every human seat). */
 export interface NextDeal {
   id?: string | number | null;
@@ -152,6 +174,21 @@ export interface Ready {
   id?: string | number | null;
   type: "ready";
   match_id: string;
+}
+
+/** At a finished table, a seated human: play again with the same humans (``accept``), or not. The first answer makes the new table; whoever declines is replaced by AI. */
+export interface Rematch {
+  id?: string | number | null;
+  type: "rematch";
+  accept?: boolean;
+}
+
+/** Report the chat message of event ``seq`` at this connection's table. */
+export interface Report {
+  id?: string | number | null;
+  type: "report";
+  seq: number;
+  reason?: string;
 }
 
 /** Come back to a seat with its token, or (signed in) to the account's seat at ``table_id``; ``last_seq`` is the last event seen. */
@@ -214,6 +251,12 @@ export interface TableOptions {
   private?: boolean;
 }
 
+export interface Unmute {
+  id?: string | number | null;
+  type: "unmute";
+  name: string;
+}
+
 export interface Watch {
   id?: string | number | null;
   type: "watch";
@@ -221,7 +264,7 @@ export interface Watch {
   invite?: string | null;
 }
 
-export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Queue | CancelQueue | Ready | PlayNow | DuplicateList | DuplicateEnter | DuplicatePlay | DuplicateShow;
+export type ClientMessage = Hello | SignUp | SignIn | SignOut | ChangePassword | ListTables | CreateTable | Join | Watch | Resume | Start | Act | NextDeal | Leave | ReviewDeal | ReviewStoredDeal | Ping | Queue | CancelQueue | Ready | PlayNow | DuplicateList | DuplicateEnter | DuplicatePlay | DuplicateShow | Chat | Mute | Unmute | Block | Report | Rematch;
 
 export interface AccountInfo {
   id: number;
@@ -255,6 +298,12 @@ export interface BidInfo {
   contract: "pass" | "prise" | "garde" | "garde_sans" | "garde_contre";
 }
 
+export interface Blocked {
+  re: string | number | null;
+  type: "blocked";
+  name: string;
+}
+
 export interface BonusLine {
   kind: "petit_au_bout" | "poignee" | "chelem";
   side: "taker" | "defence";
@@ -279,6 +328,17 @@ export interface CardEvent {
   kind: "card";
   seat: number;
   card: string;
+}
+
+/** Public: a chat message. ``seat`` null: a spectator's. ``spectators_only``: said by a spectator during a deal, shown to spectators only. */
+export interface ChatEvent {
+  kind: "chat";
+  seat: number | null;
+  name: string;
+  account_id: number | null;
+  preset: "hello" | "good_luck" | "well_played" | "thanks" | "oops" | "sorry" | "good_game" | "bye" | null;
+  text: string | null;
+  spectators_only: boolean;
 }
 
 export interface ChelemEvent {
@@ -368,7 +428,7 @@ export interface Event {
   type: "event";
   table_id: string;
   seq: number;
-  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
+  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent | ChatEvent | RematchEvent | RatingsEvent;
 }
 
 /** An event as the asker sees it: ``entry_id`` and ``played`` are the asker's own. */
@@ -458,10 +518,24 @@ export interface MatchFound {
   deals: number;
 }
 
+/** The answer to ``mute`` and ``unmute``: the names this connection mutes now. */
+export interface Muted {
+  re: string | number | null;
+  type: "muted";
+  names: string[];
+}
+
 /** One event of a batch: ``hidden`` where it is not yours to see. */
 export interface NumberedEvent {
   seq: number;
-  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent;
+  event: HiddenEvent | SeatChanged | DealStartedEvent | HandEvent | BidEvent | TakerEvent | ChienEvent | DiscardEvent | DiscardKeptEvent | ChelemEvent | PoigneeEvent | CardEvent | TrickEvent | TurnEvent | CancelledEvent | ScoreEvent | RecordEvent | BetweenDealsEvent | TableOverEvent | ChatEvent | RematchEvent | RatingsEvent;
+}
+
+/** After ``tables`` (version 2): how many connections this server node has open now. */
+export interface Online {
+  re: string | number | null;
+  type: "online";
+  count: number;
 }
 
 /** The asker's running standing: each deal played against those who played it before. */
@@ -513,11 +587,40 @@ export interface QueueStatus {
   reason: "cancelled" | "not_ready" | "seated" | "play_now" | null;
 }
 
+export interface RatingChangeLine {
+  seat: number;
+  name: string;
+  before: number;
+  after: number;
+}
+
+/** Public, after a rated deal was written: each rated seat's rating before and after. */
+export interface RatingsEvent {
+  kind: "ratings";
+  deal_number: number;
+  changes: RatingChangeLine[];
+}
+
 /** Public after the deal: its full ``tarot-record/1`` (docs/RECORD.md). */
 export interface RecordEvent {
   kind: "record";
   deal_number: number;
   record: { [key: string]: unknown };
+}
+
+/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered and the new table was started. */
+export interface RematchEvent {
+  kind: "rematch";
+  table_id: string;
+  accepted: number[];
+  declined: number[];
+  started: boolean;
+}
+
+export interface Reported {
+  re: string | number | null;
+  type: "reported";
+  report_id: number;
 }
 
 /** One result: who, the deal and seat, the contract (left out: passed out), the sheet's score for the seat, its mark once scored, and the stored deal it was (its record: ``GET /api/deals/{table_id}/{deal_number}``). */
@@ -793,4 +896,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online;

@@ -15,12 +15,25 @@ import { unfold } from "./unfold.js";
 /** @typedef {import("./messages").ServerMessage} ServerMessage */
 /** @typedef {import("./messages").Error} ErrorMessage */
 
+/**
+ * The server URL naming a table (ws://host/t/ID), for a balancer to send a table's players
+ * to one node (docs/DEPLOY.md, "Routing"); the URL itself without a table.
+ * @param {string} url @param {string | null | undefined} table
+ */
+export function tableUrl(url, table) {
+  if (!table) return url;
+  const u = new URL(url);
+  u.pathname = u.pathname.replace(/\/t\/.*$/, "/").replace(/\/?$/, "/") + "t/" + encodeURIComponent(table);
+  return u.toString();
+}
+
 export class Connection {
   /**
    * @param {string} url
-   * @param {{onMessage, onStatus, onReady}} handlers
+   * @param {{onMessage, onStatus, onReady, table?}} handlers
    *   onStatus(status): "connecting" | "online" | "reconnecting" | "closed"
    *   onReady(): called after each welcome (first connection and every reconnection)
+   *   table(): optional, the table the page is at: each connection names it in its URL
    */
   constructor(url, handlers) {
     this.url = url;
@@ -40,7 +53,7 @@ export class Connection {
     this.handlers.onStatus(this.attempt === 0 ? "connecting" : "reconnecting");
     let ws;
     try {
-      ws = new WebSocket(this.url, [SUBPROTOCOL]);
+      ws = new WebSocket(tableUrl(this.url, this.handlers.table?.()), [SUBPROTOCOL]);
     } catch {
       this.scheduleReconnect();
       return;

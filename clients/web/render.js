@@ -2,6 +2,7 @@
 // Rendering: the header, the lobby or the table, the score sheet, the rules; the
 // tabs and the address; the hand's layout and keyboard walk.
 
+import { renderChat } from "./chat.js";
 import { html, setHTML } from "./dom.js";
 import { DEFAULTS } from "./display.js";
 import { LANGS, t } from "./i18n.js";
@@ -71,6 +72,16 @@ export function readHash() {
   }
 }
 
+/** The table followed, in the address bar: reloading goes back to it (the stored seat is
+ * resumed first), and the address is its invitation (to sit while it waits, else to watch). */
+function showTableAddress() {
+  const link = inviteLink();
+  const hash = link ? link.slice(link.indexOf("#")) : "";
+  if (hash && app.tab === "table" && window.location.hash !== hash) {
+    window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}${hash}`);
+  }
+}
+
 export function clearHash() {
   if (window.location.hash && window.location.hash !== "#rules") {
     window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}`);
@@ -133,6 +144,7 @@ function renderAccount() {
 }
 
 export function renderMain() {
+  renderChat();
   // The header's column follows the view under it (css/header.css).
   document.getElementById("app").dataset.view = app.tab === "rules" ? "rules" : app.table ? "table" : "lobby";
   if (app.tab === "rules") {
@@ -196,6 +208,8 @@ export function renderTable() {
   setHTML(document.getElementById("hand"), parts.hand);
   layoutHand();
   setHTML(document.getElementById("info"), parts.info);
+  renderChat();
+  showTableAddress();
   const banner = document.getElementById("conn-banner");
   banner.hidden = app.conn === "online";
   setHTML(

@@ -78,6 +78,30 @@ function waitHTML(table) {
   return html`<p class="next-deal muted" data-field="next-deal">${parts.flatMap((p, i) => (i ? [" · ", p] : [p]))}</p>`;
 }
 
+/** Each rated seat's rating before and after the deal (a `ratings` event), when it came. */
+function ratingsHTML(current, entry) {
+  const changes = (current.ratings || {})[entry.deal_number];
+  if (!changes || !changes.length) return "";
+  const rows = changes.map((c) => {
+    const diff = Math.round((c.after - c.before) * 10) / 10;
+    const sign = diff > 0 ? "plus" : diff < 0 ? "minus" : "";
+    const line = t("sheet.ratingLine", { before: Math.round(c.before), after: Math.round(c.after) });
+    return html`<tr data-seat="${c.seat}"><td>${c.name}</td><td class="num" data-field="rating-${c.seat}">${line}</td><td class="num score ${sign}" data-field="rating-change-${c.seat}">${num(diff, true)}</td></tr>`;
+  });
+  return html`<h3>${t("sheet.rating")}</h3><table class="grid ratings" data-field="ratings"><tbody>${rows}</tbody></table>`;
+}
+
+/** At a finished table with other humans: the rematch, and who accepted it so far. */
+function rematchHTML(table) {
+  const humans = table.summary.seats.filter((s) => s.occupant === "human").length;
+  if (table.seat === null || humans < 2) return null;
+  const offer = table.rematch;
+  const names = offer ? offer.accepted.map((s) => table.summary.seats[s]?.name || "").filter(Boolean).join(", ") : "";
+  const said = names ? html`<span class="muted small" data-field="rematch-status">${t("sheet.rematchAsked", { names })}</span>` : "";
+  const no = offer && offer.accepted.length ? html`<button type="button" class="btn" data-action="rematch-no">${t("sheet.rematchNo")}</button>` : "";
+  return html`${said}${no}<button type="button" class="btn primary" data-action="rematch">${t("sheet.rematch")}</button>`;
+}
+
 /** The sheet dialog for a history entry, with what comes next. */
 export function sheetHTML(current, entry) {
   const table = seatedAs(current, entry.seats); // who held the seats in that deal
@@ -89,7 +113,9 @@ export function sheetHTML(current, entry) {
   const latest = table.history.length && table.history[table.history.length - 1] === entry;
   const buttons = [];
   if (latest && table.over) {
-    if (table.seat !== null) {
+    const rematch = rematchHTML(current);
+    if (rematch) buttons.push(rematch);
+    else if (table.seat !== null) {
       buttons.push(html`<button type="button" class="btn primary" data-action="play-again">${t("sheet.playAgain")}</button>`);
     }
     buttons.push(html`<button type="button" class="btn" data-action="leave">${t("sheet.lobby")}</button>`);
@@ -100,7 +126,7 @@ export function sheetHTML(current, entry) {
         : html`<button type="button" class="btn primary" data-action="next-deal" data-key="next-deal">${t("sheet.next")}</button>`,
     );
   }
-  const wait = latest && !table.over ? waitHTML(current) : "";
+  const wait = html`${ratingsHTML(current, entry)}${latest && !table.over ? waitHTML(current) : ""}`;
   const minor = [html`<button type="button" class="btn small" data-action="close-sheet">${t("sheet.close")}</button>`];
   if (latest && sheet.status === "played" && table.records[entry.deal_number]) {
     minor.push(html`<button type="button" class="btn small" data-action="review-deal" data-arg="${entry.deal_number}">${t("review.open")}</button>`);

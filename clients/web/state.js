@@ -67,6 +67,7 @@ export const app = {
       notice: null, // why the last search ended ("not_ready")
       seating: false,
     },
+    online: /** @type {number | null} */ (null), // connections on the server (an `online` message)
     multiDeals: saved.get("multiDeals", 5),
     quickAi: quickAi(saved.get("quickAi", "expert")), // the AI of the games against 3 AI
     name: saved.get("name", ""),

@@ -72,6 +72,9 @@ const ACTIONS = {
   tables(s, tables, next = s.lobby.next, pages = s.lobby.pages) {
     Object.assign(s.lobby, { tables, next, pages });
   },
+  online(s, count) {
+    s.lobby.online = count;
+  },
   invite(s, invite) {
     s.lobby.invite = invite;
   },

@@ -16,6 +16,7 @@ from .base import (
     Points,
     Seat,
 )
+from .chat_events import ChatEvent, RatingsEvent, RematchEvent
 from .tables import SeatInfo
 from .views import ScoreSheet
 
@@ -177,7 +178,10 @@ EventModel = Annotated[
     | ScoreEvent
     | RecordEvent
     | BetweenDealsEvent
-    | TableOverEvent,
+    | TableOverEvent
+    | ChatEvent
+    | RematchEvent
+    | RatingsEvent,
     Field(discriminator="kind"),
 ]
 

@@ -14,6 +14,7 @@ from .base import (
     TableId,
 )
 from .batches import Events, TurnOffer
+from .chat import Blocked, Muted, Online, Reported
 from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
 from .envelope import Reply
 from .events import EventModel
@@ -231,7 +232,11 @@ ServerMessage = Annotated[
     | Searching
     | DuplicateEvents
     | DuplicateEntered
-    | DuplicateResults,
+    | DuplicateResults
+    | Muted
+    | Blocked
+    | Reported
+    | Online,
     Field(discriminator="type"),
 ]
 

@@ -13,6 +13,7 @@ from .base import (
     Seat,
     TableId,
 )
+from .chat import Block, Chat, Mute, Rematch, Report, Unmute
 from .duplicate import DuplicateEnter, DuplicateList, DuplicatePlay, DuplicateShow
 from .envelope import Request
 from .queue import CancelQueue, PlayNow, Queue, Ready
@@ -180,7 +181,13 @@ ClientMessage = Annotated[
     | DuplicateList
     | DuplicateEnter
     | DuplicatePlay
-    | DuplicateShow,
+    | DuplicateShow
+    | Chat
+    | Mute
+    | Unmute
+    | Block
+    | Report
+    | Rematch,
     Field(discriminator="type"),
 ]
 

@@ -14,6 +14,16 @@ them and show them to whom may see them (docs/DUPLICATE.md). docs/DEPLOY.md,
 from __future__ import annotations
 
 from .accounts import Account, Accounts, SignedIn, display_name
+from .chat_safety import (
+    ChatReport,
+    StoredReport,
+    UnknownPlayer,
+    block,
+    blocked_pairs,
+    hidden_accounts,
+    store_report,
+    stored_reports,
+)
 from .database import database_url, default_url, history_place, migrate, open_engine
 from .deal_writer import DealWriter
 from .deals import (
@@ -57,6 +67,7 @@ from .errors import (
     HistoryError,
     NameTaken,
     NoSuchEvent,
+    NotADatabase,
     NotEntered,
     ResultsHidden,
     WrongCredentials,
@@ -75,6 +86,7 @@ __all__ = [
     "BadPassword",
     "BadRecord",
     "BadSession",
+    "ChatReport",
     "DatabaseUnavailable",
     "DealWriter",
     "DuplicateEventError",
@@ -88,6 +100,7 @@ __all__ = [
     "KeptReviews",
     "NameTaken",
     "NoSuchEvent",
+    "NotADatabase",
     "NotEntered",
     "NotReviewable",
     "Occupant",
@@ -97,7 +110,11 @@ __all__ = [
     "SignedIn",
     "StoredDeal",
     "StoredEvent",
+    "StoredReport",
+    "UnknownPlayer",
     "WrongCredentials",
+    "block",
+    "blocked_pairs",
     "check_record_visible",
     "close_event",
     "create_event",
@@ -110,6 +127,7 @@ __all__ = [
     "entry_of",
     "entry_results",
     "event_standings",
+    "hidden_accounts",
     "history_place",
     "imported_key",
     "migrate",
@@ -119,9 +137,11 @@ __all__ = [
     "reviewable_record",
     "sheet_of",
     "store_deal",
+    "store_report",
     "store_review",
     "store_table",
     "stored_deals",
     "stored_event",
+    "stored_reports",
     "stored_review",
 ]

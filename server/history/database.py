@@ -16,9 +16,13 @@ each time, and a write cost ~20 ms instead of ~2.
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
 import logging
 import os
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +30,17 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DatabaseError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from .errors import BadDatabaseUrl
+from .errors import BadDatabaseUrl, NotADatabase
 from .guard import reachable
 
 log = logging.getLogger("tarot.history")
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 SQLITE_BUSY_SECONDS = 30
+PG_MIGRATION_LOCK = 0x7A207  # the advisory lock key nodes migrating PostgreSQL take
 
 
 def default_url() -> str:
@@ -142,17 +147,50 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 async def migrate(engine: AsyncEngine, revision: str = "head") -> None:
     """Upgrade the database to ``revision`` (creating the tables of an empty one); one log
-    line says what changed, if anything (Alembic's own lines are quiet: ``server.logs``)."""
-    before = await current_revision(engine)
-    async with reachable(), engine.begin() as connection:
-        await connection.run_sync(_upgrade, revision)
-    after = await current_revision(engine)
+    line says what changed, if anything (Alembic's own lines are quiet: ``server.logs``).
+
+    One node at a time: nodes started together wait for each other's migration
+    (``migration_lock``) instead of both creating the tables ("table accounts already
+    exists"). A file that is not a database is ``NotADatabase``."""
+    try:
+        async with migration_lock(engine), reachable(), engine.begin() as connection:
+            before, after = await connection.run_sync(_upgrade, revision)
+    except DatabaseError as e:  # not an outage (``reachable`` took those)
+        url = engine.url
+        named = repr(url.database) if url.get_backend_name() == "sqlite" else _shown(str(url))
+        raise NotADatabase(
+            f"the history database {named} cannot be used: {str(e.orig or e).splitlines()[0]}"
+        ) from None
     if after != before:
         log.info("migrated the history database from %s to %s", before or "empty", after)
 
 
-def _upgrade(connection: Connection, revision: str) -> None:
+@asynccontextmanager
+async def migration_lock(engine: AsyncEngine) -> AsyncIterator[None]:
+    """Hold the history's migration lock: a file beside a SQLite database (``PATH.lock``,
+    ``flock``: released if the process dies); PostgreSQL takes an advisory lock in the
+    migration's own transaction (``_upgrade``)."""
+    database = engine.url.database
+    if engine.url.get_backend_name() != "sqlite" or not database:
+        yield
+        return
+    descriptor = os.open(f"{database}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        await asyncio.to_thread(fcntl.flock, descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
+def _upgrade(connection: Connection, revision: str) -> tuple[str | None, str | None]:
+    """The revision before and after upgrading to ``revision``, under the lock."""
+    from alembic.runtime.migration import MigrationContext
+
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_MIGRATION_LOCK})")
+    before = MigrationContext.configure(connection).get_current_revision()
     command.upgrade(alembic_config(connection), revision)
+    return before, MigrationContext.configure(connection).get_current_revision()
 
 
 async def current_revision(engine: AsyncEngine) -> str | None:

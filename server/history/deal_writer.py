@@ -35,10 +35,12 @@ import dataclasses
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.errors import ServerError
+from server.metrics import Timings
 
 from .database import migrate
 from .deals import (
@@ -51,7 +53,7 @@ from .deals import (
 )
 from .errors import BadRecord, DatabaseUnavailable
 from .rating_model import RatingError
-from .ratings import may_be_rated, rate_deal, rate_deals
+from .ratings import RatingChange, may_be_rated, rate_deal, rate_deals
 
 log = logging.getLogger("tarot.history")
 RETRY_FIRST = 0.05
@@ -88,6 +90,12 @@ class DealWriter:
         self.stored = 0  # deals this writer stored (a deal already there is not counted)
         self.tables = 0  # finished tables this writer stored
         self.failures = 0  # writes the database did not answer
+        # Told the rating changes this writer made (the node tells the tables: a ``ratings``
+        # event for the score sheet); it must not raise.
+        self.on_rated: Callable[[list[RatingChange]], None] = lambda _: None
+        self._down_since: float | None = None  # when the database stopped answering
+        self.dropped = 0  # deals or tables the database refused (logged, not written)
+        self.timings = Timings()  # each write's duration, for the node's metrics
 
     def __len__(self) -> int:
         return len(self._outbox)
@@ -133,24 +141,35 @@ class DealWriter:
                 continue
             except DatabaseUnavailable as e:
                 self.failures += 1
-                if delay == RETRY_FIRST:
+                if self._down_since is None:
+                    self._down_since = time.monotonic()
                     log.warning("history: %s; %d deals wait in the outbox", e, len(self._outbox))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self._retry_max)
                 continue
             for _ in batch:
                 self._outbox.popleft()
+            if self._down_since is not None:
+                log.info(
+                    "history: the database answers again after %.1f s; %d deals wait to be written",
+                    time.monotonic() - self._down_since,
+                    len(self._outbox),
+                )
+                self._down_since = None
             self._waiting_since = None
             delay = RETRY_FIRST
 
     async def _write_or_drop(self, batch: list[FinishedDeal | FinishedTable]) -> None:
         """Write ``batch``, or log what the database refuses for what it is: only an
         outage (``DatabaseUnavailable``) or an incomplete table is tried again."""
+        start = time.perf_counter()
         try:
             await self._write(batch)
+            self.timings.observe(time.perf_counter() - start)
         except (_Incomplete, DatabaseUnavailable):
             raise
         except BadRecord as e:  # cannot happen for a checked deal, unless the schema says no
+            self.dropped += len(batch)
             log.error("history: deal dropped, the database refuses it: %s", e)
         except RatingError as e:  # cannot happen for an engine's sheet: the deal stays stored
             log.error("history: a deal not rated: %s", e)
@@ -158,6 +177,7 @@ class DealWriter:
             if len(batch) > 1:
                 await self._write_alone(batch)  # keep the batch's good deals
             else:
+                self.dropped += 1
                 log.exception("history: %s dropped, the database refuses it", _name(batch[0]))
 
     async def _write_alone(self, batch: list[FinishedDeal | FinishedTable]) -> None:
@@ -176,8 +196,10 @@ class DealWriter:
                     delay = min(delay * 2, self._retry_max)
                     continue
                 except (BadRecord, RatingError) as e:
+                    self.dropped += 1
                     log.error("history: %s not written: %s", _name(item), e)
                 except Exception:
+                    self.dropped += 1
                     log.exception("history: %s dropped, the database refuses it", _name(item))
                 break
 
@@ -195,7 +217,7 @@ class DealWriter:
 
     async def _rate(self, deals: list[FinishedDeal]) -> None:
         try:
-            await rate_deals(
+            made = await rate_deals(
                 self._engine,
                 [(d.table_id, d.deal_number) for d in deals],
                 leavers={(d.table_id, d.deal_number): dict(d.left) for d in deals if d.left},
@@ -203,17 +225,24 @@ class DealWriter:
         except RatingError:
             if len(deals) == 1:
                 raise
-            await self._rate_alone(deals)
+            made = await self._rate_alone(deals)
+        if made:
+            self.on_rated(made)
 
-    async def _rate_alone(self, deals: list[FinishedDeal]) -> None:
+    async def _rate_alone(self, deals: list[FinishedDeal]) -> list[RatingChange]:
         """Rate a batch's deals each in its own transaction: one could not be rated."""
+        made: list[RatingChange] = []
         for deal in deals:
             try:
-                await rate_deal(
-                    self._engine, deal.table_id, deal.deal_number, leavers=dict(deal.left)
+                made += (
+                    await rate_deal(
+                        self._engine, deal.table_id, deal.deal_number, leavers=dict(deal.left)
+                    )
+                    or ()
                 )
             except RatingError as e:
                 log.error("history: a deal not rated: %s", e)
+        return made
 
     async def _write(self, batch: list[FinishedDeal | FinishedTable]) -> None:
         if not self._migrated:

@@ -24,6 +24,12 @@ class BadDatabaseUrl(HistoryError):
     code = "bad_database_url"
 
 
+class NotADatabase(HistoryError):
+    """The URL names something that is not a history database (a text file as SQLite)."""
+
+    code = "not_a_database"
+
+
 class DatabaseUnavailable(HistoryError):
     """The database did not answer (down, unreachable, its file gone)."""
 

@@ -102,21 +102,26 @@ async def rate_deals(
     *,
     clock: Clock = _now,
     leavers: Mapping[tuple[str, int], Leavers] | None = None,
-) -> None:
+) -> list[RatingChange]:
     """Rate each stored deal of ``keys`` (table id, deal number) once: in one transaction
     on SQLite (one writer at a time), one per deal on PostgreSQL, where a transaction
     holding the locks of several deals' accounts, taken deal by deal rather than in one id
-    order, could deadlock with another node's. ``leavers``: by deal, as ``rate_deal``'s."""
+    order, could deadlock with another node's. Returns the changes this call made.
+    ``leavers``: by deal, as ``rate_deal``'s."""
     left = leavers or {}
+    made: list[RatingChange] = []
     if engine.dialect.name != "sqlite":
         for table_id, deal_number in keys:
             leaving = left.get((table_id, deal_number), NO_LEAVERS)
-            await rate_deal(engine, table_id, deal_number, clock=clock, leavers=leaving)
-        return
+            made += (
+                await rate_deal(engine, table_id, deal_number, clock=clock, leavers=leaving) or ()
+            )
+        return made
     async with reachable(), engine.begin() as conn:
         when = clock()
         for key in keys:
-            await _rate(conn, *key, when, left.get(key, NO_LEAVERS))
+            made += await _rate(conn, *key, when, left.get(key, NO_LEAVERS)) or ()
+    return made
 
 
 async def rate_pending(engine: AsyncEngine, *, clock: Clock = _now) -> int:

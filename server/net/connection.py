@@ -31,8 +31,9 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import acks, feature_requests, queue_requests
+from . import acks, chat_requests, feature_requests
 from . import connection_state as cs
+from .abuse import PINGS, abuse_closed
 from .outbox import Outbox
 from .rate_limit import RateLimit
 from .signin import Signing
@@ -58,6 +59,7 @@ class Connection:
         self.reviews = ConnectionReviews(node.reviews, self.send, lambda: self.player)
         self.created: set[str] = set()  # the tables this connection made (lobby limits)
         self.outbox = Outbox(ws, node.settings.send_buffer_bytes, self._too_slow)
+        self.shows = chat_requests.shows_of(self)  # table.Subscriber's (chat: mutes, blocks)
         self._count_pings()
 
     @property
@@ -88,9 +90,8 @@ class Connection:
 
     def _too_slow(self) -> None:
         """The client does not read what it is sent: drop it, free what waits for it."""
-        log.warning("closing a connection that does not read (send buffer over its bound)")
-        self.node.metrics.refused.labels(code="slow_reader").inc()
-        self.ws.transport.abort()
+        why, abort = "it does not read (send buffer over its bound)", self.ws.transport.abort
+        abuse_closed(self.address, self.node.metrics, why, abort, "slow_reader", at_once=True)
 
     def _count_pings(self) -> None:
         """WebSocket pings count against the rate limit like messages do.
@@ -106,7 +107,7 @@ class Connection:
             if frame.opcode is Opcode.PING and not self.limit.allow():
                 self.strikes += 1
                 if self.strikes >= self.node.settings.abuse_strikes:
-                    asyncio.get_running_loop().call_soon(self.ws.transport.abort)
+                    abuse_closed(self.address, self.node.metrics, PINGS, self.ws.transport.abort)
                 return  # dropped: no pong
             receive(frame)
 
@@ -161,6 +162,7 @@ class Connection:
         else:
             self.strikes += 1
             if self.strikes >= self.node.settings.abuse_strikes:
+                abuse_closed(self.address, self.node.metrics, "messages past the rate limit")
                 self.send(m.Bye(reason="abuse", message="too many messages"))
                 await self._close_reading(1008, "rate limit")
                 return False
@@ -206,8 +208,6 @@ class Connection:
                 self.send(await self.signing.sign_out(re))
             case m.ChangePassword():
                 self.send(await self.signing.change_password(message))
-            case m.ListTables():  # tables, then (version 2) how many search: section 16
-                await queue_requests.list_tables(self, message)
             case m.CreateTable(options=options, key=key):
                 runtime = await self.node.lobby.create(options, self.address, self.created, key)
                 invite = runtime.data.invite

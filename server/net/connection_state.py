@@ -83,6 +83,9 @@ _ONLY_IN: dict[str, tuple[ConnectionPhase, ...]] = {
     "queue": (ConnectionPhase.LOBBY,),  # quick play: from the lobby only
     "ready": (ConnectionPhase.LOBBY,),
     "play_now": (ConnectionPhase.LOBBY,),
+    "chat": _FOLLOWING,
+    "report": _FOLLOWING,
+    "rematch": (ConnectionPhase.SEATED,),
 }
 
 
@@ -106,7 +109,7 @@ def _refusal(state: ConnectionState[T], message_type: str) -> TableRefused:
         )
     if message_type == "resume":
         return TableRefused("already_seated", "this connection already holds a seat")
-    if message_type == "leave":
+    if message_type in ("leave", "chat", "report"):
         return TableRefused("not_seated", "this connection follows no table")
     return TableRefused("not_seated", "this connection holds no seat")
 

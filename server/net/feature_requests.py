@@ -1,4 +1,5 @@
-"""Protocol 2's features, each answered by its own module: quick play, duplicate events.
+"""Messages answered by their feature's own module: the lobby list with its online count,
+chat and rematch, quick play, duplicate events (all but ``list_tables`` protocol 2's).
 
 ``connection.Connection`` hands every message its own ``match`` does not take to
 ``handle``; a feature adds its messages to ``HANDLERS`` here, not a branch there.
@@ -12,11 +13,18 @@ from typing import Any
 
 from protocol import models as m
 
-from . import queue_requests
+from . import chat_requests, queue_requests
 from .duplicate_requests import duplicate_request
 
 Handler = Callable[[Any, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Model], Handler] = {
+    m.ListTables: chat_requests.handle,  # its ``tables``, then (version 2) ``online``
+    m.Chat: chat_requests.handle,
+    m.Mute: chat_requests.handle,
+    m.Unmute: chat_requests.handle,
+    m.Block: chat_requests.handle,
+    m.Report: chat_requests.handle,
+    m.Rematch: chat_requests.handle,
     m.Queue: queue_requests.handle,
     m.CancelQueue: queue_requests.handle,
     m.Ready: queue_requests.handle,

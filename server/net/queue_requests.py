@@ -1,5 +1,5 @@
 """A connection's quick-play requests (protocol section 16): queue, cancel, ready, play now;
-and the lobby's ``list_tables``, whose version 2 answer ends with how many search.
+and, after the lobby's ``tables``, how many search (``searching``, version 2).
 
 ``handle`` is called from ``Connection._dispatch`` for the four types; the queue
 itself is the node's (``server/node/quickplay.py``). A connection is one queuer: a guest
@@ -38,7 +38,6 @@ class Connection(Protocol):
     node: Node
     signing: Signing
     state: cs.ConnectionState[Any]
-    version: int
 
     def send(self, message: m.Model) -> None: ...
 
@@ -87,6 +86,8 @@ def queuer_of(connection: Connection) -> ConnectionQueuer:
 
 async def handle(connection: Connection, message: QueueRequest) -> None:
     quickplay: QuickPlay = connection.node.quickplay
+    if isinstance(message, m.Queue | m.PlayNow):
+        connection.node.moderation.check_create()  # a maintenance: no new tables
     queuer = queuer_of(connection)
     match message:
         case m.Queue():
@@ -104,12 +105,21 @@ async def handle(connection: Connection, message: QueueRequest) -> None:
             await quickplay.play_now(queuer, sitter, deals)
 
 
-async def list_tables(connection: Connection, message: m.ListTables) -> None:
-    """``tables``, then (version 2) ``searching``: every lobby sees how many search."""
-    connection.send(await connection.node.lobby.page(message))
+class Lobby(Protocol):
+    """What ``searching`` asks of a connection: any of the lobby's, queued or not."""
+
+    node: Node
+    version: int
+
+    def send(self, message: m.Model) -> None: ...
+
+
+async def searching(connection: Lobby, re: m.RequestId | None) -> None:
+    """After ``tables`` (and ``online``), to a version 2 connection: how many search for
+    quick play, on every node: every lobby sees it, not only those searching."""
     if connection.version >= 2:
         count = await connection.node.quickplay.searching_count()
-        connection.send(m.Searching(count=count, re=message.id))
+        connection.send(m.Searching(count=count, re=re))
 
 
 def _node(connection: Connection) -> str:

@@ -34,6 +34,9 @@ class Signing:
         self.node = node
         self.account: Account | None = None
         self.token: str | None = None
+        # The accounts the signed-in one blocked or was blocked by: no chat either way
+        # (chat_requests; read at sign-in, grown by ``block``).
+        self.hidden: set[int] = set()
 
     @property
     def account_id(self) -> int | None:
@@ -50,6 +53,7 @@ class Signing:
         """A guest may not sit under an account's name, nor one that looks like it
         (``bad_name``). With no accounts, or their database down, any name goes: play
         never waits for the history."""
+        self.node.moderation.check_player(self.account.name if self.account else name)
         accounts = self.node.accounts
         if self.account is not None or accounts is None or not name:
             return
@@ -76,6 +80,7 @@ class Signing:
         """``hello``'s session: the account and the seats it holds."""
         account = await self._asked(self._accounts().account_of(token))
         self.account, self.token = account, token
+        self.hidden = await self._hidden(account.id)
         return m.AccountInfo(id=account.id, name=account.name), await self.held()
 
     async def sign_up(self, message: m.SignUp) -> m.SignedInAs:
@@ -91,6 +96,7 @@ class Signing:
         if self.token is not None:  # signing in again: the previous session ends
             await self._asked(_quietly_out(accounts, self.token))
         self.account, self.token = account, token
+        self.hidden = await self._hidden(account.id)
         info = m.AccountInfo(id=account.id, name=account.name)
         return m.SignedInAs(account=info, token=token, seats=await self.held(), re=re)
 
@@ -98,7 +104,7 @@ class Signing:
         if self.token is None:
             raise AccountRefused("not_signed_in", "this connection is not signed in")
         await self._asked(self._accounts().sign_out(self.token))
-        self.account, self.token = None, None
+        self.account, self.token, self.hidden = None, None, set()
         return m.SignedOut(re=re)
 
     async def change_password(self, message: m.ChangePassword) -> m.PasswordChanged:
@@ -110,6 +116,18 @@ class Signing:
         )
         await self._asked(change)
         return m.PasswordChanged(re=message.id)
+
+    async def _hidden(self, account_id: int) -> set[int]:
+        """The account's blocks, either way; none read while the database is down."""
+        from server.history import DatabaseUnavailable, hidden_accounts
+
+        archive = self.node.archive
+        if archive is None or archive.engine is None:
+            return set()
+        try:
+            return await hidden_accounts(archive.engine, account_id)
+        except DatabaseUnavailable:
+            return set()
 
     async def held(self) -> list[m.HeldSeat]:
         """The seats the account holds at tables not finished, on any node."""

@@ -73,6 +73,9 @@ def _die_with(node_pid: int) -> None:
     os._exit(0)
 
 
+QUIET_TRACKER = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
 def _start_resource_tracker() -> None:
     """Start multiprocessing's resource tracker even where ``sys.stderr`` has no descriptor.
 
@@ -82,6 +85,11 @@ def _start_resource_tracker() -> None:
     fds_to_keep", and with it every worker. Without a stream to hand over, the
     tracker keeps descriptor 2, as any child does.
     """
+    # The tracker outlives a node killed with SIGKILL and warns of the semaphores it then
+    # cleans up, in a line of its own on the node's standard error (not JSON): it is
+    # spawned with the node's warning options, which leave that warning out.
+    if QUIET_TRACKER not in sys.warnoptions:
+        sys.warnoptions.append(QUIET_TRACKER)
     try:
         usable = sys.stderr.fileno() >= 0
     except (AttributeError, OSError, ValueError):

@@ -45,6 +45,7 @@ class Leases:
         self.tables = tables
         self.draining = False
         self._suspects: set[str] = set()  # nodes whose heartbeat was missing last sweep
+        self._others: set[str] = set()  # playing tables another node drove at the last sweep
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -68,12 +69,15 @@ class Leases:
             )
         except StoreError:
             held = False
-        self._drive(runtime, held)
+        # Loaded while it was being played: another node (or this one before a restart)
+        # drove it until now.
+        self._drive(runtime, held, takeover=True)
 
-    def _drive(self, runtime: TableRuntime, held: bool) -> None:
-        """Run the table's background work if and only if its lease is ours."""
+    def _drive(self, runtime: TableRuntime, held: bool, takeover: bool) -> None:
+        """Run the table's background work if and only if its lease is ours; ``takeover``:
+        another node drove it until now (``tarot_lease_takeovers_total``)."""
         if held and not runtime.driving:
-            if runtime.data.version > 1:
+            if takeover:
                 self.metrics.lease_takeovers.inc()
             runtime.start_driving()
         elif not held and runtime.driving:
@@ -152,11 +156,19 @@ class Leases:
         owner, ttl = self.settings.node_id, self.settings.lease_ms
         try:
             held = await self.store.acquire_leases(ids, owner, ttl)
-        except StoreError:
-            held = [False] * len(runtimes)
+        except StoreError:  # not known to be ours: stop driving (the last sweep's view stays)
+            for runtime in runtimes:
+                self._drive(runtime, False, takeover=False)
+            return
+        others = set()
         for runtime, ours in zip(runtimes, held, strict=True):
             if runtime.data.status == "playing":  # it may have ended during the round trip
-                self._drive(runtime, ours)
+                # A table another node drove at the last sweep is taken over; one that
+                # just began to be played here is not (it counted 1 on a fresh node).
+                self._drive(runtime, ours, takeover=runtime.table_id in self._others)
+                if not ours:
+                    others.add(runtime.table_id)
+        self._others = others
 
     async def _adopt(self, table_id: str) -> None:
         """Follow a table nobody drives, once its lease is ours (not every table everywhere)."""

@@ -28,6 +28,7 @@ from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError
 
+from .moderation import Moderation
 from .runtime import TableRuntime
 from .tables import Tables
 
@@ -69,10 +70,17 @@ def has_open_seat(data: TableData) -> bool:
 
 
 class Lobby:
-    def __init__(self, store: TableStore, settings: Settings, tables: Tables) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        settings: Settings,
+        tables: Tables,
+        moderation: Moderation | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.tables = tables
+        self.moderation = moderation or Moderation()  # a maintenance refuses new tables
         self._tables: list[TableData] = []  # the open tables, sorted by key_of
         self._keys: list[Key] = []
         self._waiting: list[TableData] = []  # every waiting table, private ones too (sweep)
@@ -150,6 +158,7 @@ class Lobby:
         A creation in progress holds a place under a ``PENDING`` id.
         """
         settings = self.settings
+        self.moderation.check_create()
         if key is not None:
             made = self.tables.get(request_keys.table_id_of_key(key))
             if made is not None and request_keys.made_with(made.data, key):
@@ -223,6 +232,8 @@ class Lobby:
             await asyncio.sleep(min(SWEEP_SECONDS, self.settings.empty_table_seconds))
             try:
                 await self.sweep()
+            except (StoreError, TableError) as e:  # the store's outage is logged once
+                log.debug("the lobby sweep waits for the store: %s", e)
             except Exception:  # a bug here must not stop the sweeps: log it, go on
                 log.exception("the lobby sweep failed")
 

@@ -18,9 +18,11 @@ from server.settings import Settings
 from server.store.base import TableStore
 from server.table.data import TableData
 
+from . import rating_news
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
+from .moderation import Moderation
 from .quickplay import QuickPlay
 from .review_limits import PlayerLimits
 from .reviews import Reviews
@@ -88,7 +90,11 @@ class Node:
         )
         self.metrics.tables_loaded.set_function(lambda: len(self.tables))
         self.leases = Leases(store, settings, self.metrics, self.tables)
-        self.lobby = Lobby(store, settings, self.tables)
+        self.metrics.draining.set_function(lambda: float(self.leases.draining))
+        if archive is not None:
+            self.metrics.watch_history(archive.writer)
+        self.moderation = Moderation()  # maintenance and bans (the admin API)
+        self.lobby = Lobby(store, settings, self.tables, self.moderation)
         self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         store.on_lost(self.tables.lost)
         self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
@@ -96,6 +102,8 @@ class Node:
             from .duplicates import DuplicateTables
 
             self.duplicates = DuplicateTables(archive.engine, self.tables, settings)
+        if archive is not None:  # the rating changes to the tables' score sheets
+            archive.writer.on_rated = lambda changes: rating_news.tell(self.tables, changes)
 
     async def _loaded(self, runtime: TableRuntime) -> None:
         await self.leases.take(runtime)

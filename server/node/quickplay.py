@@ -241,8 +241,8 @@ class QuickPlay:
             await asyncio.sleep(self.settings.tick_seconds)
             try:
                 await self.tick()
-            except StoreError as e:
-                log.warning("quick play: the queue's store failed: %s", e)
+            except StoreError as e:  # the store's outage is logged once (store/outage.py)
+                log.debug("quick play: the queue's store failed: %s", e)
             except Exception:  # a bug here must not stop the queue: log it, go on
                 log.exception("quick play: a tick failed")
 

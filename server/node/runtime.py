@@ -334,7 +334,7 @@ class TableRuntime:
         if last_seq is not None and last_seq > self.delivery.known:
             last_seq = None
         self.subscribers[sub] = None
-        self.delivery.add(sub, sub.seat, last_seq or 0)
+        self.delivery.add(sub, sub.seat, last_seq or 0, getattr(sub, "shows", None))
         replayed = last_seq is not None and await self._replay(sub)
         if sub not in self.subscribers:
             return replayed

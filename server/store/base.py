@@ -36,6 +36,11 @@ class StoreUnavailable(StoreError):
     """The store does not answer (Redis down or too slow); nothing was changed."""
 
 
+class StoreRefused(StoreError):
+    """The store answers but refuses this node for good (a wrong password, a database
+    index it does not have): waiting would not help, a setting must change."""
+
+
 class OutcomeUnknown(StoreError):
     """A write's reply was lost and the store stayed silent: it may or may not have landed
     (``TableStore.settle`` tells, once the store answers)."""

@@ -97,6 +97,14 @@ class DuplicateTable(Data):
     dealt: int = 0  # how many of ``deals`` were dealt (a deal all passed is one of them)
 
 
+class RematchData(Data):
+    """A finished table's rematch (server/table/rematch.py): the new table, and each seat's
+    answer (None: not yet, or not a human's)."""
+
+    table_id: str
+    answers: list[bool | None] = Field(default_factory=lambda: list[bool | None]([None] * 4))
+
+
 class StoredEvent(NamedTuple):
     """One event of a table's log: its number, who sees it, its wire body (JSON values).
 
@@ -168,6 +176,7 @@ class TableData(Data):
     commits: list[str] = Field(default_factory=list)
     key_hash: str | None = None  # of the key of the create_table that made it (request_keys)
     duplicate: DuplicateTable | None = None  # a table of a duplicate event's deals
+    rematch: RematchData | None = None  # once finished, the rematch offered (rematch.py)
 
     @field_validator("options", mode="before")
     @classmethod

@@ -26,7 +26,7 @@ Its answers are lists of ``Out`` values for the runtime to carry out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -52,9 +52,12 @@ class Feed:
     cursor: int = 0
     live: bool = False
     turn_sent: Turn | None = None
+    # The follower's own say on what it is shown (chat: server/table/chat_rules.shown_to).
+    shows: Callable[[StoredEvent], bool] | None = None
 
     def sees(self, event: StoredEvent) -> bool:
-        return event.audience is None or (self.seat is not None and self.seat in event.audience)
+        seen = event.audience is None or (self.seat is not None and self.seat in event.audience)
+        return seen and (self.shows is None or self.shows(event))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +164,17 @@ class Delivery(Generic[K]):
 
     # ------------------------------------------------------------ followers
 
-    def add(self, key: K, seat: int | None, cursor: int) -> None:
+    def add(
+        self,
+        key: K,
+        seat: int | None,
+        cursor: int,
+        shows: Callable[[StoredEvent], bool] | None = None,
+    ) -> None:
         """A follower that has events up to ``cursor``; held back until ``snapshot`` or
-        ``replay`` has brought it up to date."""
-        self.feeds[key] = Feed(seat, cursor)
+        ``replay`` has brought it up to date. ``shows``: which events it may see, beside
+        their audience (None: all those)."""
+        self.feeds[key] = Feed(seat, cursor, shows=shows)
 
     def remove(self, key: K) -> None:
         self.feeds.pop(key, None)

@@ -45,7 +45,7 @@ async def losing(url: str) -> AsyncIterator[str]:
         await ws.send(MSGPACK.encode(m.Error(code="table_lost", message=lost)))
         await ws.wait_closed()
 
-    offered = [Subprotocol("tarot.v2.msgpack")]
+    offered = [Subprotocol("tarot.v2.msgpack")]  # the library speaks version 2
     async with serve(answer, "127.0.0.1", 0, subprotocols=offered) as server:
         yield f"ws://127.0.0.1:{next(iter(server.sockets)).getsockname()[1]}/"
 

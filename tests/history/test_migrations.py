@@ -19,6 +19,7 @@ TABLES |= {"ratings", "rated_deals", "rating_changes"}  # 0002, the ratings
 TABLES |= {"deal_reviews"}  # 0003, the reviews
 TABLES |= {"duplicate_events", "duplicate_entries", "duplicate_results"}  # 0004, duplicate
 TABLES |= {"duplicate_ratings", "duplicate_rating_changes"}  # 0006, the duplicate rating
+TABLES |= {"blocks", "chat_reports"}  # 0007, chat safety
 
 
 def _heads() -> set[str]:

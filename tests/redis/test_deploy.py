@@ -102,7 +102,9 @@ def test_compose_runs_redis_two_nodes_and_a_load_balancer(compose: dict[str, Any
         assert (history.drivername, history.host) == ("postgresql+asyncpg", "db")
         build_parser().parse_args(node["command"][1:])  # flags tarot serve knows
     assert services["lb"]["ports"] == ["8080:80"]
-    assert services["lb"]["depends_on"] == ["node1", "node2"]
+    assert services["lb"]["depends_on"] == {
+        name: {"condition": "service_healthy"} for name in ("node1", "node2")
+    }
 
 
 def test_the_load_balancer_proxies_websockets_to_both_nodes(compose: dict[str, Any]) -> None:

@@ -14,16 +14,31 @@ from typing import Any
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.backoff import ExponentialBackoff, NoBackoff
-from redis.exceptions import RedisClusterException, RedisError
+from redis.exceptions import (
+    AuthenticationError,
+    AuthenticationWrongNumberOfArgsError,
+    NoPermissionError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+)
 from redis.retry import Retry
 
-from server.store.base import StoreUnavailable
+from server.store.base import StoreRefused, StoreUnavailable
 
 from .writer import Writer, plain_url
 
 log = logging.getLogger("tarot.redis")
 Client = Redis | RedisCluster
 FAILURES = (RedisError, RedisClusterException, OSError, TimeoutError)
+# What Redis answers to a node it will never serve as configured (before the outages,
+# since AuthenticationError is a ConnectionError).
+PERMANENT = (
+    AuthenticationError,
+    AuthenticationWrongNumberOfArgsError,
+    NoPermissionError,
+    ResponseError,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +108,8 @@ async def wait_for_redis(probe: Redis, wait_seconds: float) -> bool:
         try:
             info = await probe.info()
             break
+        except PERMANENT as e:  # retrying cannot help: say it now, and what to change
+            raise StoreRefused(refusal(e)) from e
         except FAILURES as e:
             if time.monotonic() > deadline:
                 raise StoreUnavailable(f"redis does not answer: {e}") from e
@@ -103,3 +120,17 @@ async def wait_for_redis(probe: Redis, wait_seconds: float) -> bool:
     if major < 7:
         raise StoreUnavailable(f"redis 7 or later is needed, not {info.get('redis_version')}")
     return bool(info.get("cluster_enabled"))
+
+
+def refusal(error: RedisError) -> str:
+    """What a permanent refusal means, in one line."""
+    text = (str(error).splitlines()[0] if str(error) else type(error).__name__).rstrip(".")
+    if (isinstance(error, AuthenticationError) and "HELLO" in text) or "NOAUTH" in text:
+        text = "authentication required"
+    if isinstance(error, AuthenticationError | AuthenticationWrongNumberOfArgsError):
+        hint = "the password (or user and password) in the URL: redis://[USER]:PASSWORD@HOST"
+    elif "DB index" in text:
+        hint = "a database number the server has (redis://HOST:PORT/0; see its 'databases')"
+    else:
+        hint = "the Redis URL and the server's configuration"
+    return f"redis refuses this node: {text}; check {hint}"

@@ -61,6 +61,7 @@ from server.store.base import (
     StaleVersion,
     StoreUnavailable,
 )
+from server.store.outage import Outage
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
@@ -68,6 +69,7 @@ from . import keys
 from . import layout as rt
 from .calls import RedisCalls
 from .connect import Client, open_clients
+from .probe import PubSubProbe
 from .review_limits import SharedPlayerLimits
 from .scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
 from .tickets import RedisTickets
@@ -105,10 +107,12 @@ class RedisStore(RedisCalls):
         self.idle_ttl_ms = idle_ttl_ms
         self.finished_ttl_ms = finished_ttl_ms
         self.metrics: Metrics | None = None
+        self.outage = Outage()  # logs an outage once, and its end
         self.follow_ttl_ms = follow_ttl_ms
         self.store_id = uuid.uuid4().hex  # this node's, in commit ids and followers hashes
         self._commit_ids = (f"{self.store_id}:{n}" for n in itertools.count())
         self._slots = asyncio.Semaphore(max_connections)
+        self.max_connections = max_connections
         self._commit = _commit_script(self.writer)
         self._create = client.register_script(CREATE)
         self._events_since = client.register_script(EVENTS_SINCE)
@@ -121,6 +125,7 @@ class RedisStore(RedisCalls):
         # their delta over (``layout``): one this node made, loaded or heard of.
         self.stored: dict[str, TableData] = {}
         self.updates = Updates(self, client, pubsub_client)
+        self.probe = PubSubProbe(client, pubsub_client, self.store_id)  # started by connect
         self._tickets = RedisTickets(self)
 
     @classmethod
@@ -137,13 +142,15 @@ class RedisStore(RedisCalls):
             **options,
         )
         store.updates.start()
+        store.probe.start()
         return store
 
     def on_lost(self, listener: Callable[[str], None]) -> None:
         self.updates.lost = listener
 
     def attach_metrics(self, metrics: Metrics) -> None:
-        self.metrics = metrics
+        self.watch(metrics)  # calls.py: the pool, the outage
+        metrics.redis_pubsub_lag.set_function(lambda: self.probe.lag or 0.0)
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
@@ -169,15 +176,17 @@ class RedisStore(RedisCalls):
             *whole.actions,
         ]
         script_keys = [keys.state(table.table_id), keys.actions(table.table_id)]
-        done = await self.call(lambda: self._create(keys=script_keys, args=args))
+        done = await self.call(lambda: self._create(keys=script_keys, args=args), "create")
         if not done:
             raise StaleVersion(f"table {table.table_id} exists")
         self.remember(table)
-        await self.call(lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}))
+        await self.call(
+            lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}), "create"
+        )
 
     async def load(self, table_id: str) -> TableData | None:
         script_keys = [keys.state(table_id), keys.actions(table_id)]
-        found = await self.call(lambda: self._load(keys=script_keys, args=[""]))
+        found = await self.call(lambda: self._load(keys=script_keys, args=[""]), "load")
         table = rt.loaded(found)
         if table is not None and found[0] is None:
             self.remember(table)
@@ -228,7 +237,7 @@ class RedisStore(RedisCalls):
         update = None
         try:
             try:
-                done = await self.call(lambda: self._commit(keys=script_keys, args=args))
+                done = await self.call(lambda: self._commit(keys=script_keys, args=args), "commit")
             except StoreUnavailable as e:
                 if _never_sent(e) or not await self._resolve(table_id, commit, table.version):
                     raise  # never sent, or fenced off: it never landed, and never will
@@ -263,7 +272,9 @@ class RedisStore(RedisCalls):
     async def _resolve_once(self, table_id: str, commit: str, version: int) -> bool:
         script_keys = [keys.state(table_id), keys.fence(table_id, commit)]
         args: list[Any] = [commit, FENCE_TTL_MS, version]
-        found = await self.call(lambda: self._resolve_script(keys=script_keys, args=args))
+        found = await self.call(
+            lambda: self._resolve_script(keys=script_keys, args=args), "resolve"
+        )
         if int(found) < 0:
             raise OutcomeUnknown(f"table {table_id} no longer shows its recent commits")
         return bool(found)
@@ -273,7 +284,9 @@ class RedisStore(RedisCalls):
 
     async def events_since(self, table_id: str, seq: int) -> list[StoredEvent] | None:
         script_keys = [keys.state(table_id), keys.events(table_id)]
-        last, entries = await self.call(lambda: self._events_since(keys=script_keys, args=[seq]))
+        last, entries = await self.call(
+            lambda: self._events_since(keys=script_keys, args=[seq]), "events"
+        )
         events = [StoredEvent.model_validate_json(fields[b"e"]) for _, fields in _pairs(entries)]
         if int(last) > seq and (not events or events[0].seq != seq + 1):
             return None
@@ -283,7 +296,7 @@ class RedisStore(RedisCalls):
         async def lobby() -> list[bytes]:
             return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
 
-        ids = await self.call(lobby)
+        ids = await self.call(lobby, "lobby")
         if not ids:
             return []
 
@@ -313,17 +326,18 @@ class RedisStore(RedisCalls):
         async def lobby() -> list[bytes]:
             return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
 
-        ids = await self.call(lobby)
+        ids = await self.call(lobby, "lobby")
         if not ids:
             return []
 
         async def statuses() -> list[Any]:
-            pipe = self.client.pipeline(transaction=False)
-            for table_id in ids:
-                pipe.hget(keys.state(table_id.decode()), "status")
-            return await pipe.execute()
+            async with self.client.pipeline(transaction=False) as pipe:  # reset if it fails
+                for table_id in ids:
+                    pipe.hget(keys.state(table_id.decode()), "status")
+                answers: list[Any] = await pipe.execute()
+                return answers
 
-        found = await self.call(statuses)
+        found = await self.call(statuses, "lobby")
         return [i.decode() for i, status in zip(ids, found, strict=True) if status == b"playing"]
 
     # ------------------------------------------------------------ updates
@@ -338,11 +352,12 @@ class RedisStore(RedisCalls):
 
     async def ping(self) -> bool:
         try:
-            return bool(await self.call(self.client.ping))
+            return bool(await self.call(self.client.ping, "ping"))
         except StoreUnavailable:
             return False
 
     async def close(self) -> None:
+        await self.probe.close()
         await self.updates.close()
         if self.writer is not self.client:
             await self.writer.aclose()

@@ -39,6 +39,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
 from server.store.base import Listener, StoreError
+from server.store.outage import Outage
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
@@ -75,6 +76,7 @@ class Source(Protocol):
 
     follow_ttl_ms: int
     stored: dict[str, TableData]  # the versions known stored in parts (``layout``)
+    outage: Outage  # where a lost connection is said, once per outage
 
     def remember(self, table: TableData) -> None: ...
 
@@ -236,7 +238,7 @@ class Updates:
                 if message is not None:
                     self._handle(message)
         except Exception as e:  # whatever broke it, the connections start over
-            log.warning("lost the redis pub/sub connection: %s", e)
+            self.store.outage.failed(f"lost the pub/sub connection: {e}")
             self._broken.set()
 
     def _handle(self, message: dict[str, Any]) -> None:
@@ -336,8 +338,8 @@ class Updates:
                 continue
             try:
                 await self.store.follow(list(self.listeners))
-            except StoreError as e:
-                log.warning("renewing the followed tables failed: %s", e)
+            except StoreError as e:  # the outage is logged once (``outage.py``)
+                log.debug("renewing the followed tables failed: %s", e)
                 self._broken.set()
 
     # ------------------------------------------------------------ recovery
@@ -365,13 +367,14 @@ class Updates:
                     await self._subscribe(table_id)
                 await self.store.follow(list(self.listeners))
             except (*FAILURES, StoreError) as e:
-                log.warning("redis pub/sub still down: %s", e)
+                self.store.outage.failed(e)
+                log.debug("redis pub/sub still down: %s", e)
                 self._broken.set()
                 return False
         try:
             await self._resync()
         except StoreError as e:
-            log.warning("resync after reconnection failed: %s", e)
+            log.debug("resync after reconnection failed: %s", e)
             self._broken.set()
             return False
         return True

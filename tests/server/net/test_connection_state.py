@@ -104,7 +104,8 @@ def test_the_table_covers_every_phase_and_transition() -> None:
     assert set(EXPECTED) == {(p, n) for p in P for n in TRANSITIONS}
 
 
-SEATED_ONLY = {"start", "act", "next_deal"}
+SEATED_ONLY = {"start", "act", "next_deal", "rematch"}
+FOLLOWING_ONLY = {"leave", "chat", "report"}  # a seat or a watch
 LOBBY_ONLY = {"join", "watch", "queue", "ready", "play_now", "duplicate_play"}  # 16, 18
 # Every client message type on the wire, read from the models' union.
 TYPES = sorted(c.model_fields["type"].default for c in get_args(get_args(m.ClientMessage)[0]))
@@ -122,11 +123,11 @@ def _accepts(phase: P, kind: str) -> str | None:
         (kind in SEATED_ONLY and phase is not P.SEATED)
         or (kind in LOBBY_ONLY and phase is not P.LOBBY)
         or (kind == "resume" and phase is P.SEATED)
-        or (kind == "leave" and phase is P.LOBBY)
+        or (kind in FOLLOWING_ONLY and phase is P.LOBBY)
     )
     if not refused:
         return None
-    return "not_seated" if kind in SEATED_ONLY | {"leave"} else "already_seated"
+    return "not_seated" if kind in SEATED_ONLY | FOLLOWING_ONLY else "already_seated"
 
 
 @pytest.mark.parametrize("phase", list(P))

@@ -177,17 +177,17 @@ async def test_an_abandon_delays_the_next_queue(quick: App) -> None:
 
 
 async def test_the_lobby_says_how_many_search_to_every_version_2_connection(quick: App) -> None:
-    """Not only the searching players: a v2 ``list_tables`` is answered by ``tables`` then
-    ``searching`` (PROTOCOL.md section 16); version 1 as it always was."""
+    """Not only the searching players: a v2 ``list_tables`` is answered by ``tables``,
+    ``online``, then ``searching`` (PROTOCOL.md section 16); version 1 as it always was."""
     lobby = await v2(url_of(quick))
     await lobby.send({"type": "list_tables", "id": "l"})
-    assert (await lobby.recv())["type"] == "tables"
+    assert [(await lobby.recv())["type"], (await lobby.recv())["type"]] == ["tables", "online"]
     assert await lobby.recv() == {"type": "searching", "count": 0, "re": "l"}
     a, b = await v2(url_of(quick)), await v2(url_of(quick))
     await a.request({"type": "queue"}, "queue_status")
     await b.request({"type": "queue", "deals": 3}, "queue_status")
     await lobby.send({"type": "list_tables", "id": "again"})
-    assert (await lobby.recv())["type"] == "tables"
+    assert [(await lobby.recv())["type"], (await lobby.recv())["type"]] == ["tables", "online"]
     assert await lobby.recv() == {"type": "searching", "count": 2, "re": "again"}
     old = await WireClient.open(url_of(quick))
     await old.send({"type": "list_tables"})

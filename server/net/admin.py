@@ -1,0 +1,185 @@
+"""The admin API (docs/DEPLOY.md, "Admin API"): an operator lists and inspects tables
+(never a hand), closes a table, disconnects or bans a player or an address for a time,
+announces a maintenance (a message to every connection; new tables refused) and drains
+the node. Every request needs ``Authorization: Bearer TOKEN`` (``--admin-token``); every
+action is logged and counted (``tarot_admin_actions_total{action}``).
+
+    GET  /admin/tables                    GET /admin/tables/ID     POST /admin/tables/ID/close
+    POST /admin/disconnect {player|address}
+    GET  /admin/bans    POST /admin/bans {player|address, seconds}    POST /admin/unban {...}
+    POST /admin/announce {message, maintenance: true|false}      POST /admin/drain
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import re
+from collections.abc import Callable, Collection
+from http import HTTPStatus
+from typing import Any
+
+from protocol import models as m
+from server.node.node import Node
+from server.table import closing
+from server.table.refusals import TableError
+
+from .connection import Connection
+
+log = logging.getLogger("tarot.admin")
+MAX_BAN_SECONDS = 365 * 24 * 3600
+Answer = tuple[int, Any]
+
+
+class Admin:
+    def __init__(
+        self,
+        node: Node,
+        connections: Callable[[], Collection[Connection]],
+        drain: Callable[[], None],
+    ) -> None:
+        self.node = node
+        self.connections = connections
+        self.drain = drain
+        self._closing: set[asyncio.Task[None]] = set()
+
+    async def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Answer:
+        token = self.node.settings.admin_token or ""
+        given = headers.get("authorization", "")
+        if not token or not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+            return HTTPStatus.UNAUTHORIZED, {"error": "a valid admin token is needed"}
+        body = body if isinstance(body, dict) else {}
+        try:
+            return await self._route(method, path.split("?", 1)[0].rstrip("/"), body)
+        except TableError as e:
+            return HTTPStatus.CONFLICT, {"error": e.code, "message": str(e)}
+        except (TypeError, ValueError) as e:
+            return HTTPStatus.BAD_REQUEST, {"error": str(e)}
+
+    async def _route(self, method: str, path: str, body: dict[str, Any]) -> Answer:
+        one = re.fullmatch(r"/admin/tables/([A-Za-z0-9_-]{1,64})(/close)?", path)
+        match method, path:
+            case "GET", "/admin/tables":
+                return HTTPStatus.OK, {"tables": [inspect(t) for t in await self._tables()]}
+            case "GET", _ if one and not one[2]:
+                return HTTPStatus.OK, inspect((await self.node.runtime(one[1])).data)
+            case "POST", _ if one and one[2]:
+                return await self._close(one[1])
+            case "POST", "/admin/disconnect":
+                return HTTPStatus.OK, {"disconnected": self._disconnect(*_who(body), "admin")}
+            case "GET", "/admin/bans":
+                return HTTPStatus.OK, self.node.moderation.bans()
+            case "POST", "/admin/bans":
+                return HTTPStatus.OK, self._ban(body)
+            case "POST", "/admin/unban":
+                player, address = _who(body)
+                found = self.node.moderation.unban(player=player, address=address)
+                self._done("unban", "unbanned %s", player or address)
+                return HTTPStatus.OK, {"unbanned": found}
+            case "POST", "/admin/announce":
+                return HTTPStatus.OK, self._announce(body)
+            case "POST", "/admin/drain":
+                self._done("drain", "draining the node")
+                self.drain()
+                return HTTPStatus.ACCEPTED, {"draining": True}
+        return HTTPStatus.NOT_FOUND, {"error": f"no {method} {path}"}
+
+    def _done(self, action: str, said: str, *args: object, table: str | None = None) -> None:
+        extra = {"action": action} | ({"table": table} if table else {})
+        log.info("admin: " + said, *args, extra=extra)
+        self.node.metrics.admin_actions.labels(action=action).inc()
+
+    async def _tables(self) -> list[Any]:
+        found = {t.table_id: t for t in await self.node.store.list_tables()}
+        found |= {r.table_id: r.data for r in self.node.runtimes.values()}
+        return sorted(found.values(), key=lambda t: t.created_ms)
+
+    async def _close(self, table_id: str) -> Answer:
+        runtime = await self.node.runtime(table_id)
+        await runtime.transact(closing.close)
+        self._done("close_table", "closed table %s", table_id, table=table_id)
+        return HTTPStatus.OK, inspect(runtime.data)
+
+    def _disconnect(self, player: str | None, address: str | None, why: str) -> int:
+        gone = [c for c in self.connections() if _is(c, player, address)]
+        bye = m.Bye(reason=why, message="the server's operator closed this connection")
+        for connection in gone:
+            connection.send(bye)
+            # After the bye (the outbox writes it at the end of this loop turn).
+            closing_task = asyncio.get_running_loop().create_task(connection.ws.close(1008, why))
+            self._closing.add(closing_task)
+            closing_task.add_done_callback(self._closing.discard)
+        if why == "admin":
+            self._done(
+                "disconnect", "disconnected %s (%d connections)", player or address, len(gone)
+            )
+        return len(gone)
+
+    def _ban(self, body: dict[str, Any]) -> dict[str, Any]:
+        player, address = _who(body)
+        seconds = body.get("seconds")
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            raise ValueError("seconds: how long the ban lasts, a number")
+        if not 0 < seconds <= MAX_BAN_SECONDS:
+            raise ValueError(f"seconds must be 1-{MAX_BAN_SECONDS}")
+        until = self.node.moderation.ban(player=player, address=address, seconds=seconds)
+        closed = self._disconnect(player, address, "banned")
+        self._done("ban", "banned %s for %d s", player or address, seconds)
+        return {"until": until, "disconnected": closed}
+
+    def _announce(self, body: dict[str, Any]) -> dict[str, Any]:
+        message = body.get("message")
+        if not isinstance(message, str) or not 0 < len(message) <= 500:
+            raise ValueError("message: the announcement, 1-500 characters")
+        maintenance = body.get("maintenance", True)
+        self.node.moderation.maintenance = message if maintenance else None
+        self.node.metrics.maintenance.set(1 if maintenance else 0)
+        notice = m.Error(code="maintenance", message=message)
+        reached = list(self.connections())
+        for connection in reached:
+            connection.send(notice)
+        self._done("announce", "announced %r to %d connections", message, len(reached))
+        return {"reached": len(reached), "maintenance": bool(maintenance)}
+
+
+def _who(body: dict[str, Any]) -> tuple[str | None, str | None]:
+    player, address = body.get("player"), body.get("address")
+    if not (isinstance(player, str) and player) and not (isinstance(address, str) and address):
+        raise ValueError("name a player or an address")
+    return (player if isinstance(player, str) and player else None), (
+        address if isinstance(address, str) and address else None
+    )
+
+
+def _is(connection: Connection, player: str | None, address: str | None) -> bool:
+    if address is not None and connection.address == address:
+        return True
+    runtime, seat = connection.table, connection.seat
+    if player is None or runtime is None or seat is None:
+        return False
+    return runtime.data.seats[seat].name.casefold() == player.casefold()
+
+
+def inspect(data: Any) -> dict[str, Any]:
+    """A table as an operator sees it: never a hand, a seed or a token."""
+    return {
+        "table_id": data.table_id,
+        "name": data.options.name,
+        "status": data.status,
+        "phase": data.phase,
+        "deal_number": data.deal.number if data.deal else 0,
+        "created_ms": data.created_ms,
+        "version": data.version,
+        "totals": list(data.totals),
+        "seats": [
+            {
+                "name": s.name,
+                "occupant": s.occupant,
+                "away": s.dropped_at_ms is not None,
+                "node": s.node,
+                "account_id": s.account_id,
+            }
+            for s in data.seats
+        ],
+    }

@@ -1,0 +1,218 @@
+"""A connection's chat requests: ``chat``, ``mute``, ``unmute``, ``block``, ``report``
+(docs/PROTOCOL.md, section 17); the rules are ``server/table/chat_rules.py``'s.
+
+``Social`` is one connection's part: its sender limits (rate, repeats), the
+names it muted, and the accounts hidden from it (those it blocked or that
+blocked it, read from the history database once it is signed in). Its
+``shows`` is the follower's say in the delivery core (``Feed.shows``): a chat
+event it must not see is sent as ``hidden``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, cast
+from weakref import WeakKeyDictionary
+
+from protocol import models as m
+from protocol.errors import error_code
+from server.clock import now_ms
+from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, shown_to
+from server.table.data import StoredEvent
+from server.table.refusals import AccountRefused, TableRefused
+
+from . import acks, queue_requests, rematch_requests
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+    from server.node.runtime import TableRuntime
+    from server.settings import Settings
+
+    from .signin import Signing
+
+log = logging.getLogger("tarot.chat")
+CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
+CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
+
+SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch | m.ListTables
+
+
+class Connection(rematch_requests.Connection, Protocol):
+    """What chat asks of a connection (``connection.Connection``)."""
+
+    version: int
+    signing: Signing
+
+    @property
+    def table(self) -> TableRuntime | None: ...
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def player(self) -> str: ...
+
+    def send(self, message: m.Model) -> None: ...
+
+
+def policy_of(settings: Settings) -> ChatPolicy:
+    return ChatPolicy(
+        per_window=settings.chat_per_window,
+        window_ms=int(settings.chat_window_seconds * 1000),
+        guest_deals=settings.chat_guest_deals,
+    )
+
+
+class Social:
+    """One connection's chat state: its limits and the names it muted (the accounts hidden
+    from it are its ``signing``'s: read at sign-in)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.policy = policy = policy_of(conn.node.settings)
+        self.limits = SenderLimits(policy)
+        self.muted: set[str] = set()  # case-folded names
+
+    def shows(self, event: StoredEvent) -> bool:
+        """Whether the connection is shown ``event`` (every kind but the chat's: yes)."""
+        conn = self.conn
+        hidden = conn.signing.hidden
+        return shown_to(event.event, conn.seat, conn.version, self.muted, hidden)
+
+
+_SOCIAL: WeakKeyDictionary[Any, Social] = WeakKeyDictionary()
+
+
+def shows_of(conn: Connection) -> Callable[[StoredEvent], bool]:
+    """The connection's ``shows`` (table.Subscriber's, the delivery core's ``Feed.shows``);
+    its chat state is made here and lives as long as the connection."""
+    social = _SOCIAL[conn] = Social(conn)
+    return social.shows
+
+
+def social_of(conn: Connection) -> Social:
+    return _SOCIAL[conn]
+
+
+def _engine(conn: Connection) -> AsyncEngine | None:
+    archive = conn.node.archive
+    return None if archive is None else archive.engine
+
+
+def _followed(conn: Connection) -> TableRuntime:
+    runtime = conn.table
+    if runtime is None:
+        raise TableRefused("not_seated", "chat: this connection follows no table")
+    return runtime
+
+
+async def handle(conn: Connection, message: SocialMessage) -> None:
+    """One chat request of ``conn`` (feature_requests.py's dispatch calls this), a rematch, or a
+    ``list_tables`` (its ``tables``, then, in version 2, ``online``)."""
+    social = social_of(conn)
+    match message:
+        case m.ListTables():
+            conn.send(await conn.node.lobby.page(message))
+            online(conn, message.id)
+            await queue_requests.searching(conn, message.id)  # quick play: section 16
+        case m.Chat():
+            await _chat(conn, message)
+        case m.Mute(name=name):
+            social.muted.add(name.casefold())
+            conn.send(m.Muted(names=sorted(social.muted), re=message.id))
+        case m.Unmute(name=name):
+            social.muted.discard(name.casefold())
+            conn.send(m.Muted(names=sorted(social.muted), re=message.id))
+        case m.Block():
+            await _block(conn, message)
+        case m.Report():
+            await _report(conn, message)
+        case m.Rematch():
+            await rematch_requests.answer(conn, message)
+
+
+def online(conn: Connection, re: m.RequestId | None) -> None:
+    """After ``tables``, to a version 2 connection: how many connections this node has."""
+    if conn.version >= 2:
+        count = conn.node.metrics.registry.get_sample_value("tarot_connections") or 0
+        conn.send(m.Online(count=int(count), re=re))
+
+
+async def _chat(conn: Connection, chat: m.Chat) -> None:
+    runtime = _followed(conn)
+    seat = conn.seat
+    account = conn.signing.account
+    name = runtime.data.seats[seat].name if seat is not None else ""
+    if account is not None:
+        name = account.name
+    sender = Sender(seat, name, conn.signing.account_id)
+    policy = social_of(conn).policy
+    said(runtime.data, runtime.state, sender, chat, policy)  # refused here before it counts
+    social_of(conn).limits.check(chat.preset or chat.text or "", now_ms())
+    await runtime.transact(lambda d, s: said(d, s, sender, chat, policy))
+    acks.ack(cast("acks.Asker", conn), runtime, chat.id, None)  # an ack, after its event
+
+
+async def _asked(work: Any) -> Any:
+    from server.history import HistoryError
+
+    try:
+        return await work
+    except HistoryError as e:
+        raise AccountRefused(error_code(e.code), e.message) from e
+
+
+def _history(conn: Connection) -> AsyncEngine:
+    engine = _engine(conn)
+    if engine is None:
+        raise AccountRefused(
+            "accounts_unavailable", "this server keeps no accounts (it has no history database)"
+        )
+    return engine
+
+
+async def _block(conn: Connection, message: m.Block) -> None:
+    from server.history import block
+
+    account_id = conn.signing.account_id
+    if account_id is None:
+        raise AccountRefused("not_signed_in", "block: sign in first (blocks are kept)")
+    blocked_id, name = await _asked(block(_history(conn), account_id, message.name))
+    conn.signing.hidden.add(blocked_id)
+    conn.send(m.Blocked(name=name, re=message.id))
+
+
+async def _report(conn: Connection, message: m.Report) -> None:
+    from server.history import ChatReport, store_report
+
+    runtime = _followed(conn)
+    engine = _history(conn)
+    events = await runtime.services.store.events_since(
+        runtime.table_id, max(0, message.seq - CONTEXT_EVENTS)
+    )
+    chats = [
+        e
+        for e in events or []
+        # One the connection may read (muted or blocked since: it is reported all the same).
+        if e.seq <= message.seq
+        and e.event.get("kind") == "chat"
+        and shown_to(e.event, conn.seat, conn.version)
+    ]
+    if not chats or chats[-1].seq != message.seq:
+        raise TableRefused(
+            "no_such_message", f"no chat message numbered {message.seq} at this table"
+        )
+    account = conn.signing.account
+    report = ChatReport(
+        table_id=runtime.table_id,
+        seq=message.seq,
+        reporter_id=None if account is None else account.id,
+        reporter=conn.player if account is None else account.name,
+        message=dict(chats[-1].event),
+        context=[{"seq": e.seq, **e.event} for e in chats[-1 - CONTEXT_MESSAGES : -1]],
+        reason=message.reason,
+    )
+    report_id = await _asked(store_report(engine, report))
+    conn.send(m.Reported(report_id=report_id, re=message.id))

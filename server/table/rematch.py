@@ -1,0 +1,73 @@
+"""Rematch without I/O: the same humans at a new table, once a table is over.
+
+At a finished table each human seat answers ``rematch`` (accept or decline).
+The first answer names the new table (the connection makes it, with a key
+derived from the old table's id, ``rematch_key``: whichever node asks first,
+there is one new table); the answers are kept in the old table's data
+(``TableData.rematch``) and told to everyone there by a ``rematch`` event. A
+seat that accepts takes the same seat at the new table; once every human seat
+has answered, the new table starts and the AI takes the seats of whoever
+declined (``start``). Until then, any player seated there may ``start`` it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import engine
+from protocol import models as m
+
+from . import transitions as tr
+from .data import RematchData, TableData
+from .refusals import TableRefused
+
+
+def rematch_key(table_id: str) -> str:
+    """The ``create_table`` key of the rematch of ``table_id`` (request_keys: one table)."""
+    return "rematch-" + hashlib.sha256(f"tarot-rematch\0{table_id}".encode()).hexdigest()[:40]
+
+
+def check_finished(data: TableData, seat: int) -> None:
+    if data.status != "finished":
+        raise TableRefused("not_finished", f"table {data.table_id} is not over: no rematch yet")
+    if data.seats[seat].occupant != "human":
+        raise TableRefused("not_seated", "only the table's human players answer its rematch")
+
+
+def humans(data: TableData) -> list[int]:
+    return [i for i, s in enumerate(data.seats) if s.occupant == "human"]
+
+
+def answer(
+    data: TableData, state: engine.Deal | None, seat: int, accept: bool, new_table_id: str
+) -> tr.Change:
+    """Seat ``seat`` answers the rematch; the first answer names ``new_table_id``."""
+    check_finished(data, seat)
+    offer = data.rematch or RematchData(table_id=new_table_id)
+    answers = list(offer.answers)
+    answers[seat] = accept
+    offer = offer.model_copy(update={"answers": answers})
+    change = tr.Change(data.model_copy(update={"rematch": offer}), state)
+    change.emit(event_of(change.data))
+    return change
+
+
+def event_of(data: TableData) -> m.RematchEvent:
+    offer = data.rematch
+    assert offer is not None
+    seats = range(len(offer.answers))
+    return m.RematchEvent(
+        table_id=offer.table_id,
+        accepted=[i for i in seats if offer.answers[i] is True],
+        declined=[i for i in seats if offer.answers[i] is False],
+        started=starts(data),
+    )
+
+
+def starts(data: TableData) -> bool:
+    """Every human seat answered and one at least accepted: the new table starts."""
+    offer = data.rematch
+    if offer is None:
+        return False
+    answered = all(offer.answers[i] is not None for i in humans(data))
+    return answered and any(a is True for a in offer.answers)

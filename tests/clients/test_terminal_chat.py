@@ -1,0 +1,61 @@
+"""The terminal client's chat: chat lines in its log (as text), presets said with keys 1-8
+(docs/PROTOCOL.md, section 17; docs/CLIENTS.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.widgets import RichLog
+
+from clients.python import Client
+from clients.terminal import TableApp
+from clients.terminal.render import chat_line, preset_of_key
+from protocol import models as m
+from server.app import App
+from server.settings import Settings
+
+
+@pytest.fixture
+async def url() -> AsyncIterator[str]:
+    app = await App.start(Settings(port=0, next_deal_seconds=30, chat_guest_deals=0))
+    try:
+        yield f"ws://127.0.0.1:{app.port}/"
+    finally:
+        await app.stop(drain_seconds=0)
+
+
+def logged(app: TableApp) -> str:
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
+def test_keys_name_the_presets_and_chat_lines_say_who() -> None:
+    assert [preset_of_key(k) for k in "128"] == ["hello", "good_luck", "bye"]
+    assert preset_of_key("9") is None and preset_of_key("x") is None and preset_of_key(None) is None
+    line = chat_line(m.ChatEvent(seat=None, name="Dan", preset="well_played"))
+    assert line == "Dan (watching): Well played!"
+
+
+async def test_the_terminal_shows_the_chat_and_says_a_preset_with_a_key(url: str) -> None:
+    other = await Client.connect(url, codec="json")
+    created = await other.create_table(m.TableOptions(deals=1, ai_level="random"))
+    table_id = created.table.table_id
+    await other.join(table_id, seat=0, name="Ann")
+    app = TableApp(url, table_id=table_id, seat=2, name="Zoe", codec="json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(30):
+            while "Press s to start" not in app.decision.prompt:
+                await pilot.pause(0.01)
+        await other.say(text="hi <b>Zoe</b>, ready?")
+        async with asyncio.timeout(10):
+            while "Ann: hi <b>Zoe</b>, ready?" not in logged(app):
+                await pilot.pause(0.02)
+        await pilot.press("2")  # good luck
+        async with asyncio.timeout(10):
+            while not (other.state and other.state.chat and other.state.chat[-1].seat == 2):
+                await pilot.pause(0.02)
+        assert other.state is not None and other.state.chat[-1].preset == "good_luck"
+        assert "Zoe: Good luck!" in logged(app)
+        await pilot.press("q")
+    await other.close()

@@ -1,0 +1,174 @@
+"""Issue 25.6: the admin API and ``tarot admin``: tables without hands, closing a table,
+disconnecting and banning a player or an address for a time, a maintenance announced (every
+connection told, new tables refused), a drain; each action logged and counted."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from websockets.exceptions import InvalidStatus
+
+from cli.main import main
+from server.app import App
+from server.settings import Settings
+
+from .test_tables import create
+from .wire import WireClient, is_event
+
+TOKEN = "an-admin-token-of-the-tests"
+
+
+@pytest.fixture
+async def admin_app() -> AsyncIterator[App]:
+    settings = Settings(port=0, admin_port=0, admin_token=TOKEN, lease_ms=600)
+    app = await App.start(settings)
+    try:
+        yield app
+    finally:
+        await app.stop(drain_seconds=0)
+
+
+def admin_url(app: App) -> str:
+    assert app.admin_server is not None
+    return f"http://127.0.0.1:{app.admin_server.sockets[0].getsockname()[1]}"
+
+
+async def tarot_admin(app: App, capsys: pytest.CaptureFixture[str], *words: str) -> tuple[int, Any]:
+    """``tarot admin WORDS --node URL --token T``: its exit status and its node's answer."""
+    capsys.readouterr()
+    argv = ["admin", *words, "--node", admin_url(app), "--token", TOKEN]
+    status = await asyncio.to_thread(main, argv)
+    line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    return status, line["answer"]
+
+
+def raw(url: str, token: str | None) -> int:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5):
+            return 200
+    except urllib.error.HTTPError as e:
+        return e.code
+
+
+async def test_the_admin_api_needs_its_token_and_its_own_port(admin_app: App) -> None:
+    url = admin_url(admin_app) + "/admin/tables"
+    assert await asyncio.to_thread(raw, url, None) == 401
+    assert await asyncio.to_thread(raw, url, "wrong-token-wrong-token") == 401
+    assert await asyncio.to_thread(raw, url, TOKEN) == 200
+    public = f"http://127.0.0.1:{admin_app.port}/admin/tables"
+    assert await asyncio.to_thread(raw, public, TOKEN) == 404  # never on the public port
+
+
+async def test_tables_are_listed_and_closed_without_hands(
+    admin_app: App, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    client = await WireClient.open(f"ws://127.0.0.1:{admin_app.port}/")
+    table_id = await create(client)
+    await client.request({"type": "join", "table_id": table_id, "name": "Alice"}, "joined")
+    await client.send({"type": "start"})
+    await client.until(is_event("turn"))
+    status, answer = await tarot_admin(admin_app, capsys, "tables")
+    assert status == 0 and [t["table_id"] for t in answer["tables"]] == [table_id]
+    assert answer["tables"][0]["seats"][0]["name"] == "Alice"
+    status, one = await tarot_admin(admin_app, capsys, "table", table_id)
+    text = json.dumps(one)
+    assert one["status"] == "playing" and "hand" not in text and "seed" not in text
+    assert "token" not in text
+    with caplog.at_level(logging.INFO, logger="tarot.admin"):
+        status, closed = await tarot_admin(admin_app, capsys, "close", table_id)
+    assert status == 0 and closed["status"] == "finished"
+    await client.until(is_event("table_over"))
+    assert any(f"closed table {table_id}" in r.getMessage() for r in caplog.records)
+    counted = admin_app.node.metrics.admin_actions.labels(action="close_table")._value.get()
+    assert counted == 1
+
+
+async def test_a_player_disconnected_then_banned(
+    admin_app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"ws://127.0.0.1:{admin_app.port}/"
+    alice = await WireClient.open(url)
+    table_id = await create(alice)
+    await alice.request({"type": "join", "table_id": table_id, "name": "Alice"}, "joined")
+    status, answer = await tarot_admin(admin_app, capsys, "disconnect", "--player", "alice")
+    assert status == 0 and answer == {"disconnected": 1}
+    bye = await alice.until(lambda m: m["type"] == "bye")
+    assert bye["reason"] == "admin"
+    status, answer = await tarot_admin(
+        admin_app, capsys, "ban", "--player", "Mallory", "--minutes", "10"
+    )
+    assert status == 0 and answer["disconnected"] == 0
+    mallory = await WireClient.open(url)
+    await mallory.send({"type": "join", "table_id": table_id, "name": "Mallory"})
+    refused = await mallory.until(lambda m: m["type"] == "error")
+    assert refused["code"] == "banned" and "'Mallory' may not play here until" in refused["message"]
+    status, bans = await tarot_admin(admin_app, capsys, "bans")
+    assert list(bans["players"]) == ["mallory"]
+    await tarot_admin(admin_app, capsys, "unban", "--player", "Mallory")
+    await mallory.request({"type": "join", "table_id": table_id, "name": "Mallory"}, "joined")
+
+
+async def test_an_address_banned_for_a_time_cannot_connect(
+    admin_app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"ws://127.0.0.1:{admin_app.port}/"
+    client = await WireClient.open(url)
+    status, answer = await tarot_admin(
+        admin_app, capsys, "ban", "--address", "127.0.0.1", "--minutes", "1"
+    )
+    assert status == 0 and answer["disconnected"] == 1
+    assert (await client.until(lambda m: m["type"] == "bye"))["reason"] == "banned"
+    with pytest.raises(InvalidStatus) as refused:
+        await WireClient.open(url)
+    assert refused.value.response.status_code == 403
+    await tarot_admin(admin_app, capsys, "unban", "--address", "127.0.0.1")
+    await WireClient.open(url)
+
+
+async def test_a_maintenance_is_announced_and_refuses_new_tables(
+    admin_app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"ws://127.0.0.1:{admin_app.port}/"
+    players = [await WireClient.open(url) for _ in range(3)]
+    table_id = await create(players[0])
+    message = "the server restarts at 18:00 UTC for an update (5 minutes)"
+    status, answer = await tarot_admin(admin_app, capsys, "announce", message)
+    assert status == 0 and answer == {"reached": 3, "maintenance": True}
+    for player in players:
+        notice = await player.until(lambda m: m["type"] == "error")
+        assert (notice["code"], notice["message"]) == ("maintenance", message)
+    await players[1].send({"type": "create_table", "id": 4})
+    refused = await players[1].until(lambda m: m.get("re") == 4)
+    assert refused["code"] == "maintenance"
+    quick = await WireClient.open(url, version=2)  # quick play makes tables too
+    for number, kind in enumerate(("play_now", "queue"), 5):
+        await quick.send({"type": kind, "id": number})
+        refused = await quick.until(lambda m: m.get("re") in (5, 6) and m["type"] == "error")
+        assert refused["code"] == "maintenance", refused
+    await players[2].request({"type": "join", "table_id": table_id}, "joined")  # play goes on
+    found = admin_app.node.metrics.maintenance._value.get()
+    assert found == 1
+    await tarot_admin(admin_app, capsys, "announce", "we are back", "--end")  # told too
+    await players[1].until(lambda m: m.get("message") == "we are back")
+    await create(players[1])
+
+
+async def test_a_drain_stops_the_node_as_sigterm_does(
+    admin_app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, answer = await tarot_admin(admin_app, capsys, "drain")
+    assert status == 0 and answer == {"draining": True}
+    assert admin_app.stop_requested.is_set()  # run_server then drains and stops the node
+
+
+def test_tarot_admin_without_a_token_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["admin", "tables", "--node", "http://127.0.0.1:9"]) == 2
+    assert "admin token" in capsys.readouterr().err

@@ -1,0 +1,116 @@
+"""Rematch end to end (docs/PROTOCOL.md, section 17): a finished table offers its humans
+a new table; those who accept sit there in the same seats, the AI takes the others'.
+Also free text once the table is over, and the chat kept out of the game record."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+
+from server.app import App
+from server.history import accounts
+
+from .social_wire import (
+    done,
+    events_of,
+    next_event,
+    node,
+    player,
+    refused,
+    table_events,
+    table_of,
+)
+from .wire import WireClient, random_choice
+
+__all__ = ["node"]
+
+
+@pytest.fixture(autouse=True)
+def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
+
+
+def _turn_of(message: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``legal`` choices of a turn: a ``your_turn`` frame, or one inside ``events``."""
+    if message["type"] == "your_turn":
+        return message
+    turn = message.get("your_turn") if message["type"] == "events" else None
+    return turn if isinstance(turn, dict) else None
+
+
+async def play_to_the_end(client: WireClient, seed: int) -> None:
+    rng = random.Random(seed)
+    async with asyncio.timeout(120):
+        while True:
+            message = await client.recv(60)
+            turn = _turn_of(message)
+            if turn is not None:
+                await client.send({"type": "act", "action": random_choice(turn["legal"], rng)})
+            if any(e["kind"] == "table_over" for e in table_events(message)):
+                return
+
+
+async def finished_table(app: App) -> tuple[WireClient, WireClient, str]:
+    anna, bob = await player(app, "Anna"), await player(app, "Bob")
+    table_id = await table_of(anna, bob)
+    await done(anna, {"type": "chat", "preset": "good_luck"})
+    await asyncio.gather(play_to_the_end(anna, 1), play_to_the_end(bob, 2))
+    return anna, bob, table_id
+
+
+async def test_both_accept_and_play_again_at_one_new_table(node: App) -> None:
+    anna, bob, table_id = await finished_table(node)
+    # Over: free text again, and the chat never went into the record.
+    await done(anna, {"type": "chat", "text": "good game, again?"})
+    [record] = events_of(anna, "record")
+    assert "good_luck" not in str(record) and "chat" not in str(record["record"])
+    # The rated deal's rating changes come to the table once the history rated it.
+    ratings = events_of(anna, "ratings") or [await next_event(anna, "ratings")]
+    [score] = events_of(anna, "score")
+    assert ratings[0]["deal_number"] == score["deal_number"] == 1
+    lines = {c["seat"]: c for c in ratings[0]["changes"]}
+    assert set(lines) == {0, 1} and lines[0]["name"] == "Anna" and lines[1]["name"] == "Bob"
+    assert all(c["before"] != c["after"] for c in lines.values())
+    joined = await anna.request({"type": "rematch", "accept": True, "id": "r1"}, "joined")
+    new_id = joined["table_id"]
+    assert new_id != table_id and joined["seat"] == 0 and joined["re"] == "r1"
+    offer = await next_event(bob, "rematch")
+    assert offer | {"seq": 0} == {
+        "seq": 0,
+        "kind": "rematch",
+        "table_id": new_id,
+        "accepted": [0],
+        "declined": [],
+        "started": False,
+    }
+    again = await bob.request({"type": "rematch"}, "joined")
+    assert (again["table_id"], again["seat"]) == (new_id, 1)
+    dealt = await next_event(bob, "deal_started")  # the last answer started it
+    assert dealt["deal_number"] == 1
+    snapshot = [m for m in bob.received if m["type"] == "snapshot"][-1]
+    assert [s["occupant"] for s in snapshot["table"]["seats"]][:2] == ["human", "human"]
+
+
+async def test_a_decline_leaves_the_seat_to_the_ai(node: App) -> None:
+    anna, bob, _ = await finished_table(node)
+    error = await refused(anna, {"type": "chat", "text": "x" * 141})
+    assert error["code"] == "invalid_message"
+    joined = await anna.request({"type": "rematch"}, "joined")
+    await done(bob, {"type": "rematch", "accept": False})
+    assert events_of(bob, "rematch")[-1]["declined"] == [1]
+    # The new table's start gives the AI every seat not taken (one frame in version 2).
+    await next_event(anna, "deal_started")
+    given = {e["seat"]["seat"]: e["seat"]["occupant"] for e in events_of(anna, "seat")}
+    assert given[1] == "ai"
+    assert joined["seat"] == 0
+
+
+async def test_no_rematch_before_the_end(node: App) -> None:
+    anna = await player(node, "Anna")
+    await table_of(anna)
+    error = await refused(anna, {"type": "rematch"})
+    assert error["code"] == "not_finished"
