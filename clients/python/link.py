@@ -51,6 +51,7 @@ Accept = Callable[[ServerMessage], bool]
 # Messages that answer a request and are not table traffic.
 _REPLIES: tuple[type[m.Model], ...] = (m.Welcome, m.Tables, m.TableCreated, m.Joined, m.Watching)
 _REPLIES += (m.Left, m.Pong, m.Ack, m.Muted, m.Blocked, m.Reported, m.Online)
+_REPLIES += (m.Searching,)  # after tables, like online: not for the stream
 # Refusals that changed nothing and may pass: the request is sent again.
 RETRIED = frozenset({"rate_limited", "unavailable"})
 _NOT_RESUMABLE = frozenset({"bad_token", "unknown_table", "bad_invite", "table_full", "table_lost"})

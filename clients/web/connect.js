@@ -9,7 +9,7 @@ import { errorText, getLang, t } from "./i18n.js";
 import { announceLive } from "./narrate.js";
 import { Connection } from "./net.js";
 import { clearQueue, enqueue } from "./queue.js";
-import { onQueueMessage } from "./quickplay.js";
+import { onQueueMessage, onSearchingCount } from "./quickplay.js";
 import { renderAll, renderConn, renderMain, renderTable, toast } from "./render.js";
 import { issuedBy } from "./servers.js";
 import { app } from "./state.js";
@@ -69,12 +69,16 @@ function onMessage(msg) {
       return;
     case "left":
       return;
+    case "searching":
+      onSearchingCount(msg);
+      return;
     case "online":
       dispatch("online", msg.count);
       if (!app.table) renderMain();
       return;
     case "reported":
       toast(t("chat.reported"));
+      return;
     case "queue_status":
     case "match_found":
     case "joined":

@@ -704,6 +704,13 @@ export interface ScoreSheet {
   trick_winners: number[] | null;
 }
 
+/** After ``tables`` (version 2): how many players are searching for a quick-play table now, on every node (a count, never names), whoever asks: the lobby shows it. */
+export interface Searching {
+  re: string | number | null;
+  type: "searching";
+  count: number;
+}
+
 export interface SeatChanged {
   kind: "seat";
   seat: SeatInfo;
@@ -889,4 +896,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online;

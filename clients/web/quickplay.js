@@ -56,7 +56,8 @@ export function quickPlayHTML(ctx) {
     return html`<div class="quick-play found" data-field="quick-play" role="alertdialog" aria-labelledby="quick-found"><p id="quick-found" data-field="quick-status">${who} ${line}</p><div class="buttons">${button}</div></div>`;
   }
   const penalty = q.state === "penalty" ? html`<p class="quick-notice">${line}</p>` : "";
-  return html`<div class="quick-play" data-field="quick-play"><button type="button" class="btn primary" data-action="queue-play" data-key="queue-play" title="${t("quick.hint")}">${t("quick.play")}</button>${modeSelect(ctx)}${notice}${penalty}</div>`;
+  const count = html`<span class="quick-count" data-field="quick-count" role="status">${t("quick.count", { n: q.searching })}</span>`;
+  return html`<div class="quick-play" data-field="quick-play"><button type="button" class="btn primary" data-action="queue-play" data-key="queue-play" title="${t("quick.hint")}">${t("quick.play")}</button>${modeSelect(ctx)}${count}${notice}${penalty}</div>`;
 }
 
 function tick() {
@@ -117,6 +118,14 @@ export async function confirmReady() {
 export function playNow() {
   // Answered by `joined` (and the table's events), like a seat the queue hands over.
   app.net.send({ type: "play_now", deals: 1, name: player() });
+}
+
+/** How many search (`searching`, after each `tables`: every lobby is told, not only
+ * those searching): shown on the Play row. */
+export function onSearchingCount(msg) {
+  if (msg.count === app.lobby.quick.searching) return;
+  dispatch("quick", { searching: msg.count });
+  if (!app.table) renderMain();
 }
 
 /** A quick-play message (queue_status, match_found, or the `joined` the queue sends):

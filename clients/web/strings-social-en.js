@@ -8,6 +8,7 @@ export default {
   "quick.casual": "Casual",
   "quick.rated": "Rated",
   "quick.ratedSignIn": "Rated (sign in)",
+  "quick.count": "{n} searching",
   "quick.hint": "Strangers near your level; AI fill in after a minute.",
   "quick.searching": "Searching for players… {n} searching.",
   "quick.waited": "Waited {time}",

@@ -8,6 +8,7 @@ export default {
   "quick.casual": "Amicale",
   "quick.rated": "Classée",
   "quick.ratedSignIn": "Classée (connectez-vous)",
+  "quick.count": "{n} en recherche",
   "quick.hint": "Des joueurs de votre niveau ; des IA complètent après une minute.",
   "quick.searching": "Recherche de joueurs… {n} en recherche.",
   "quick.waited": "Attente : {time}",

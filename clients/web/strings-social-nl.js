@@ -8,6 +8,7 @@ export default {
   "quick.casual": "Vriendschappelijk",
   "quick.rated": "Met rating",
   "quick.ratedSignIn": "Met rating (log in)",
+  "quick.count": "{n} zoeken",
   "quick.hint": "Spelers van jouw niveau; na een minuut vult de AI aan.",
   "quick.searching": "Spelers zoeken… {n} zoeken mee.",
   "quick.waited": "Gewacht: {time}",

@@ -103,6 +103,7 @@ from .queue import (
     QueueState,
     QueueStatus,
     Ready,
+    Searching,
 )
 from .replies import (
     SERVER_MESSAGES,
@@ -282,6 +283,7 @@ __all__ = [
     "ReviewedDecision",
     "ScoreEvent",
     "ScoreSheet",
+    "Searching",
     "Seat",
     "SeatChanged",
     "SeatInfo",

@@ -76,6 +76,14 @@ class QueueStatus(Reply):
     reason: QueueReason | None = None
 
 
+class Searching(Reply):
+    """After ``tables`` (version 2): how many players are searching for a quick-play table
+    now, on every node (a count, never names), whoever asks: the lobby shows it."""
+
+    type: Literal["searching"] = "searching"
+    count: int = Field(ge=0)
+
+
 class MatchFound(Model):
     """A group is found: say ``ready`` with ``match_id`` before ``deadline_ms``.
 

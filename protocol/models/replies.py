@@ -18,7 +18,7 @@ from .chat import Blocked, Muted, Online, Reported
 from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
 from .envelope import Reply
 from .events import EventModel
-from .queue import MatchFound, QueueStatus
+from .queue import MatchFound, QueueStatus, Searching
 from .review import Review
 from .tables import TableSummary
 from .views import LegalChoices, SeatView
@@ -229,6 +229,7 @@ ServerMessage = Annotated[
     | Bye
     | QueueStatus
     | MatchFound
+    | Searching
     | DuplicateEvents
     | DuplicateEntered
     | DuplicateResults

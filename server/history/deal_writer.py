@@ -217,7 +217,11 @@ class DealWriter:
 
     async def _rate(self, deals: list[FinishedDeal]) -> None:
         try:
-            made = await rate_deals(self._engine, [(d.table_id, d.deal_number) for d in deals])
+            made = await rate_deals(
+                self._engine,
+                [(d.table_id, d.deal_number) for d in deals],
+                leavers={(d.table_id, d.deal_number): dict(d.left) for d in deals if d.left},
+            )
         except RatingError:
             if len(deals) == 1:
                 raise
@@ -230,7 +234,12 @@ class DealWriter:
         made: list[RatingChange] = []
         for deal in deals:
             try:
-                made += await rate_deal(self._engine, deal.table_id, deal.deal_number) or ()
+                made += (
+                    await rate_deal(
+                        self._engine, deal.table_id, deal.deal_number, leavers=dict(deal.left)
+                    )
+                    or ()
+                )
             except RatingError as e:
                 log.error("history: a deal not rated: %s", e)
         return made

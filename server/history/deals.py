@@ -50,6 +50,9 @@ class FinishedDeal:
     seats: tuple[Occupant, ...] = field(default=())
     # False: never rated whoever sat there (a casual quick-play table: docs/RATINGS.md).
     rated: bool = True
+    # (seat, account) of each account that left a rated quick-play seat during this deal:
+    # the seat is stored with the AI that finished it, the leaver rated last (RATINGS.md).
+    left: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,13 @@
 """Ratings in the database: each stored deal of a rated table moves its accounts' ratings once.
 
 A deal is rated when every seat is an account or a calibrated AI level, at
-least one is an account and no account sits twice (a guest, an unknown
+least two are accounts and no account sits twice (a guest, an unknown
 occupant or an uncalibrated AI makes the deal unrated; so does a cancelled
-deal). AI seats take their fixed ratings (``rating_ai``) and never move;
-accounts start at ``START``.
+deal, or one with a single account). Only the accounts are compared, with
+each other (``rating_model.updated``): AI seats never move and are no
+opponent. Accounts start at ``START``. A rated quick-play seat left mid-deal
+(``leavers``: seat -> account, from the deal writer) counts for its leaver as
+the deal's last place (``rating_model.last_place``), against the other accounts.
 
 Exactly once: rating a deal first inserts its ``rated_deals`` row with ``ON
 CONFLICT DO NOTHING``, in the transaction that then changes the ratings, so a
@@ -16,7 +19,7 @@ deals that share a player do not lose each other's change.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -26,10 +29,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .guard import reachable
 from .rating_ai import ai_rating
-from .rating_model import Rating, seat_scores, updated
+from .rating_model import Rating, last_place, seat_scores, updated
 from .schema import deals, rated_deals, rating_changes, ratings, seats
 
 Clock = Callable[[], datetime]
+# Seat -> the account that left it mid-deal (a rated quick-play table): rated last.
+Leavers = Mapping[int, int]
+NO_LEAVERS: Leavers = {}
 
 
 def _now() -> datetime:
@@ -76,30 +82,45 @@ async def mark_never_rated(
 
 
 async def rate_deal(
-    engine: AsyncEngine, table_id: str, deal_number: int, *, clock: Clock = _now
+    engine: AsyncEngine,
+    table_id: str,
+    deal_number: int,
+    *,
+    clock: Clock = _now,
+    leavers: Leavers = NO_LEAVERS,
 ) -> tuple[RatingChange, ...] | None:
     """Rate the stored deal once: its accounts' changes (empty for an unrated deal),
-    or None if it was rated before (or is not stored)."""
+    or None if it was rated before (or is not stored). ``leavers``: the seats left
+    mid-deal by an account, rated last (the seat is stored with the AI that finished it)."""
     async with reachable(), engine.begin() as conn:
-        return await _rate(conn, table_id, deal_number, clock())
+        return await _rate(conn, table_id, deal_number, clock(), leavers)
 
 
 async def rate_deals(
-    engine: AsyncEngine, keys: Sequence[tuple[str, int]], *, clock: Clock = _now
+    engine: AsyncEngine,
+    keys: Sequence[tuple[str, int]],
+    *,
+    clock: Clock = _now,
+    leavers: Mapping[tuple[str, int], Leavers] | None = None,
 ) -> list[RatingChange]:
     """Rate each stored deal of ``keys`` (table id, deal number) once: in one transaction
     on SQLite (one writer at a time), one per deal on PostgreSQL, where a transaction
     holding the locks of several deals' accounts, taken deal by deal rather than in one id
-    order, could deadlock with another node's. Returns the changes this call made."""
+    order, could deadlock with another node's. Returns the changes this call made.
+    ``leavers``: by deal, as ``rate_deal``'s."""
+    left = leavers or {}
     made: list[RatingChange] = []
     if engine.dialect.name != "sqlite":
         for table_id, deal_number in keys:
-            made += await rate_deal(engine, table_id, deal_number, clock=clock) or ()
+            leaving = left.get((table_id, deal_number), NO_LEAVERS)
+            made += (
+                await rate_deal(engine, table_id, deal_number, clock=clock, leavers=leaving) or ()
+            )
         return made
     async with reachable(), engine.begin() as conn:
         when = clock()
-        for table_id, deal_number in keys:
-            made += await _rate(conn, table_id, deal_number, when) or ()
+        for key in keys:
+            made += await _rate(conn, *key, when, left.get(key, NO_LEAVERS)) or ()
     return made
 
 
@@ -125,7 +146,11 @@ async def rate_pending(engine: AsyncEngine, *, clock: Clock = _now) -> int:
 
 
 async def _rate(
-    conn: AsyncConnection, table_id: str, deal_number: int, when: datetime
+    conn: AsyncConnection,
+    table_id: str,
+    deal_number: int,
+    when: datetime,
+    leavers: Leavers = NO_LEAVERS,
 ) -> tuple[RatingChange, ...] | None:
     sheet = (
         await conn.execute(
@@ -151,24 +176,35 @@ async def _rate(
             .order_by(seats.c.seat)
         )
     ).all()
-    fixed = [None if row.ai_level is None else ai_rating(row.ai_level) for row in occupants]
-    accounts = [row.account_id for row in occupants]
+    # A seat left mid-deal is stored with the AI that finished it: its leaver is rated.
+    accounts = [
+        leavers.get(row.seat) if row.ai_level is not None else row.account_id for row in occupants
+    ]
+    calibrated = [row.ai_level is None or ai_rating(row.ai_level) is not None for row in occupants]
+    known = [
+        a is not None or row.ai_level is not None
+        for a, row in zip(accounts, occupants, strict=True)
+    ]
+    present = [a for a in accounts if a is not None]
     if (
         scores is None
         or len(occupants) != 4
-        or not may_be_rated(accounts)
-        or len({a for a in accounts if a is not None}) != sum(a is not None for a in accounts)
-        or any(a is None and f is None for a, f in zip(accounts, fixed, strict=True))
+        or len(present) < 2
+        or len(set(present)) != len(present)
+        or not all(known)
+        or not all(calibrated)
     ):
         return ()
-    current = await _locked_ratings(conn, sorted({a for a in accounts if a is not None}), when)
-    before = [current[a] if a is not None else f for a, f in zip(accounts, fixed, strict=True)]
-    assert all(b is not None for b in before)
-    after = updated([b for b in before if b is not None], scores)
+    for seat, row in enumerate(occupants):
+        if row.ai_level is not None and accounts[seat] is not None:
+            scores = last_place(scores, seat)
+    current = await _locked_ratings(conn, sorted(set(present)), when)
+    before = [None if a is None else current[a] for a in accounts]
+    after = updated(before, scores)
     changes = tuple(
         RatingChange(table_id, deal_number, seat, a, b.value, n.value, n.deals, when)
         for seat, (a, b, n) in enumerate(zip(accounts, before, after, strict=True))
-        if a is not None and b is not None
+        if a is not None and b is not None and n is not None
     )
     await _write(conn, changes)
     await conn.execute(

@@ -22,7 +22,7 @@ from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, show
 from server.table.data import StoredEvent
 from server.table.refusals import AccountRefused, TableRefused
 
-from . import acks, rematch_requests
+from . import acks, queue_requests, rematch_requests
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -116,6 +116,7 @@ async def handle(conn: Connection, message: SocialMessage) -> None:
         case m.ListTables():
             conn.send(await conn.node.lobby.page(message))
             online(conn, message.id)
+            await queue_requests.searching(conn, message.id)  # quick play: section 16
         case m.Chat():
             await _chat(conn, message)
         case m.Mute(name=name):

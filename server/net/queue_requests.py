@@ -1,4 +1,5 @@
-"""A connection's quick-play requests (protocol section 16): queue, cancel, ready, play now.
+"""A connection's quick-play requests (protocol section 16): queue, cancel, ready, play now;
+and, after the lobby's ``tables``, how many search (``searching``, version 2).
 
 ``handle`` is called from ``Connection._dispatch`` for the four types; the queue
 itself is the node's (``server/node/quickplay.py``). A connection is one queuer: a guest
@@ -102,6 +103,23 @@ async def handle(connection: Connection, message: QueueRequest) -> None:
                 _name(connection, name), connection.signing.account_id, _node(connection)
             )
             await quickplay.play_now(queuer, sitter, deals)
+
+
+class Lobby(Protocol):
+    """What ``searching`` asks of a connection: any of the lobby's, queued or not."""
+
+    node: Node
+    version: int
+
+    def send(self, message: m.Model) -> None: ...
+
+
+async def searching(connection: Lobby, re: m.RequestId | None) -> None:
+    """After ``tables`` (and ``online``), to a version 2 connection: how many search for
+    quick play, on every node: every lobby sees it, not only those searching."""
+    if connection.version >= 2:
+        count = await connection.node.quickplay.searching_count()
+        connection.send(m.Searching(count=count, re=re))
 
 
 def _node(connection: Connection) -> str:

@@ -34,7 +34,7 @@ from server.history import (
     migrate,
     open_engine,
 )
-from server.queue.seats import CASUAL_TABLE
+from server.queue.seats import CASUAL_TABLE, RATED_TABLE
 from server.table.data import SeatData, TableData
 
 from .duplicate_recorder import DuplicateRecorder
@@ -159,6 +159,20 @@ def finished_deal(data: TableData, state: engine.Deal) -> FinishedDeal:
         finished_at=_at(finished),
         seats=tuple(occupant(s, data.options.ai_level) for s in data.seats),
         rated=may_rate(data),
+        left=leavers(data),
+    )
+
+
+def leavers(data: TableData) -> tuple[tuple[int, int], ...]:
+    """(seat, account) of each account that left a rated quick-play table's seat during
+    its current deal (or just before it was dealt): the AI played the seat, the writer
+    rates the leaver last (docs/RATINGS.md, "Quick play"). Only this one deal matches."""
+    if data.options.name != RATED_TABLE:
+        return ()
+    return tuple(
+        (seat, s.left_account_id)
+        for seat, s in enumerate(data.seats)
+        if s.occupant == "ai" and s.left_account_id is not None and s.left_deal == data.dealt - 1
     )
 
 

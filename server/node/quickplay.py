@@ -85,6 +85,7 @@ class QuickPlay:
         self._charging: set[asyncio.Task[None]] = set()
         self._renewed = 0.0
         self._told = 0.0
+        self._counted = -STATUS_SECONDS  # when a lobby's count was last read
 
     # ------------------------------------------------------------ what players ask
 
@@ -197,6 +198,18 @@ class QuickPlay:
             reason=reason,
             re=re,
         )
+
+    async def searching_count(self) -> int:
+        """How many search now, on every node: what every version 2 lobby is told after
+        ``tables``. Read from the store at most every ``STATUS_SECONDS`` (a lobby's
+        refreshes cost no more), the last count when the store does not answer."""
+        if time.monotonic() - self._counted >= STATUS_SECONDS:
+            self._counted = time.monotonic()
+            try:
+                self.searching = await self.tickets.searching()
+            except StoreError as e:
+                log.warning("quick play: the searching count not read: %s", e)
+        return self.searching
 
     @staticmethod
     async def _store(call: Awaitable[T]) -> T:

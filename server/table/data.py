@@ -37,6 +37,12 @@ class SeatData(Data):
     # The account of a player who took the seat signed in (None: a guest): the deal is
     # stored with it (rated), and the account may resume the seat without its token.
     account_id: int | None = None
+    # An account that left this seat for good while the table was playing, and the deal
+    # (its index among the deals dealt, as ``TableData.dealt``) that was in progress, or
+    # the next one when it left between deals: a rated quick-play table's deal is rated
+    # with that account last (docs/RATINGS.md, "Quick play"), the AI playing its seat.
+    left_account_id: int | None = None
+    left_deal: int | None = None
 
     # Names are checked on the wire (protocol/names.py); a table stored before that still
     # loads, its names made showable.

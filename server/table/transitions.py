@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
+from typing import Any
 
 import engine
 from protocol import models as m
@@ -145,10 +146,23 @@ def leave(
     if session is not None and data.seats[seat].session != session:
         raise TableRefused("not_seated", "this seat was resumed by another connection")
     occupant = "empty" if data.status == "waiting" else "ai"
-    seats = data.with_seat(
-        seat, occupant=occupant, name="", token_hash=None, dropped_at_ms=None, account_id=None
-    )
     mid_deal = is_mid_deal(data, state)
+    was = data.seats[seat]
+    left: dict[str, Any] = {}
+    if data.status == "playing" and was.occupant == "human" and was.account_id is not None:
+        left = {
+            "left_account_id": was.account_id,
+            "left_deal": data.dealt - 1 if mid_deal else data.dealt,
+        }
+    seats = data.with_seat(
+        seat,
+        occupant=occupant,
+        name="",
+        token_hash=None,
+        dropped_at_ms=None,
+        account_id=None,
+        **left,
+    )
     if data.status == "playing":  # a duplicate entrant: the AI finishes the deal for them
         data = with_stopped(data, seat, mid_deal)
     change = Change(data.model_copy(update={"seats": seats}), state)

@@ -162,3 +162,20 @@ async def test_a_dropped_connection_ends_the_search_on_both_sides(
             break
         await player.page.wait_for_timeout(50)
     assert await server.node.quickplay.tickets.searching() == 0
+
+
+@pytest.mark.timeout(90)
+async def test_the_lobby_shows_how_many_search_to_everyone(
+    new_player: NewPlayer, artifacts: Path
+) -> None:
+    """A player who does not search sees the count on the Play row (it comes after each
+    `tables`, the lobby's refresh every 4 s), in its language."""
+    watcher = await opened(new_player, "Watcher", lang="fr")
+    await watcher.page.wait_for_selector("[data-field=quick-count]:has-text('0 en recherche')")
+    for name in ("Ana", "Ben"):
+        await queue_up(new_player, name)
+    await watcher.page.wait_for_selector(
+        "[data-field=quick-count]:has-text('2 en recherche')", timeout=20_000
+    )
+    assert await watcher.page.locator("[data-action=queue-play]").is_visible()
+    await watcher.screenshot(artifacts / "quick-lobby-count.png")

@@ -58,14 +58,27 @@ async def test_the_sheet_shows_the_rating_change_of_a_rated_deal(
     width: int,
     height: int,
 ) -> None:
+    """Two accounts with two AI: only humans are compared (docs/RATINGS.md), so Anna
+    plays Bruno; the sheet shows her change (against AI alone a deal is unrated)."""
     deal_from(monkeypatch, where("rating-sheet", ordinary))  # no petit sec
-    anna = await new_player(width, height)
+    anna, bruno = await new_player(width, height), await new_player(1366, 768)
     await signed_up(anna, base_url, "Anna")
-    await anna.page.click("[data-action=quick-start]")
-    await anna.play_until("sheet")
+    await signed_up(bruno, base_url, "Bruno")
+    await anna.page.fill("#create-form [name=deals]", "1")
+    await anna.page.click("#create-form [type=submit]")
+    await anna.page.wait_for_selector("#centre .waiting-msg")
+    table_id = anna.table_id()
+    await bruno.click("[data-action=refresh]")
+    row = bruno.page.locator(f'.table-row[data-table="{table_id}"]')
+    await row.locator("[data-action=take-seat][data-arg$=':2']").click()
+    await bruno.page.wait_for_selector("#centre .waiting-msg")
+    await anna.page.click("#prompt [data-action=start]")
+    await asyncio.gather(anna.play_until("sheet"), bruno.play_until("sheet"))
     await anna.page.wait_for_selector(".sheet [data-field=ratings]")
-    [change] = anna.events("ratings")[-1]["changes"]
-    assert change["name"] == "Anna" and change["seat"] == 0
+    changes = {c["seat"]: c for c in anna.events("ratings")[-1]["changes"]}
+    assert set(changes) == {0, 2} and changes[2]["name"] == "Bruno"
+    change = changes[0]
+    assert change["name"] == "Anna"
     shown = await anna.text(".sheet [data-field=rating-0]")
     assert shown == f"{round(change['before'])} → {round(change['after'])}"
     await anna.screenshot(artifacts / f"sheet-rating-{width}x{height}.png")

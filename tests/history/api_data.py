@@ -30,7 +30,7 @@ from .golden import START, record
 
 NAMES = ("Anna", "Bob", "Chloé", "David")
 PASSWORD = "correct horse battery"
-# Table "t-four": the four accounts, finished; table "t-ai": Anna with three expert AI,
+# Table "t-four": the four accounts, finished; table "t-ai": Anna with three expert AI (unrated),
 # still being played.
 FOUR = ("prise_made", "garde_failed", "cancelled_all_pass", "poignee_taker_made")
 WITH_AI = ("garde_sans_made",)

@@ -1,5 +1,6 @@
 """The rating model (pure): symmetry of defenders, zero sum, a win raises the winner,
-provisional until ``PROVISIONAL_DEALS`` deals, AI seats never move, bad input refused."""
+provisional until ``PROVISIONAL_DEALS`` deals, AI seats never move and are no opponent
+(humans compared with each other only), a leaver counted last, bad input refused."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from server.history.rating_model import (
     K_PROVISIONAL,
+    LAST_MARGIN,
     POINTS_SCALE,
     PROVISIONAL_DEALS,
     START,
@@ -18,6 +20,7 @@ from server.history.rating_model import (
     Rating,
     RatingError,
     expected_scores,
+    last_place,
     seat_scores,
     updated,
 )
@@ -128,6 +131,86 @@ def test_a_fixed_rating_never_moves_nor_counts_deals(
     after = updated(four, deal_scores(seat, a))
     assert after[seat] == four[seat] and not after[seat].provisional
     assert all(after[s].deals == 1 for s in range(4) if s != seat)
+
+
+@given(
+    st.lists(ratings, min_size=2, max_size=2),
+    st.lists(values, min_size=2, max_size=2),
+    st.permutations([0, 1, 2, 3]),
+    seats,
+    per_defender,
+)
+def test_ai_seats_are_no_opponent_whatever_their_level(
+    two: list[Rating], ai: list[float], order: list[int], taker: int, a: float
+) -> None:
+    """Two humans and two AI: the humans move against each other only, the AI's ratings
+    (or none at all) change nothing, and what one gains the other loses at one step."""
+    humans, machines = order[:2], order[2:]
+    scores = deal_scores(taker, a)
+    with_ai: list[Rating | None] = [None] * 4
+    without: list[Rating | None] = [None] * 4
+    for seat, r in zip(humans, two, strict=True):
+        with_ai[seat] = without[seat] = r
+    for seat, v in zip(machines, ai, strict=True):
+        with_ai[seat] = Rating(v, 0, fixed=True)
+    after, after_none = updated(with_ai, scores), updated(without, scores)
+    for seat in humans:
+        new, same = after[seat], after_none[seat]
+        assert new is not None and same is not None
+        assert math.isclose(new.value, same.value, abs_tol=1e-9) and new.deals == same.deals
+    for seat in machines:
+        assert after[seat] == with_ai[seat] and after_none[seat] is None
+    # The pair alone: i scored 3/4 of the gap in scores, expected the gap in ratings / 2.
+    i, j = humans
+    r_i, r_j = two
+    new_i = after[i]
+    assert new_i is not None
+    surprise = 0.75 * (scores[i] - scores[j]) - (r_i.value - r_j.value) / POINTS_SCALE
+    assert math.isclose(new_i.value, r_i.value + r_i.step * POINTS_SCALE * surprise)
+    if r_i.step == r_j.step:
+        moved = [after[s].value - w.value for s, w in zip(humans, two, strict=True)]  # type: ignore[union-attr]
+        assert math.isclose(sum(moved), 0, abs_tol=1e-6)
+
+
+def test_a_human_among_three_ai_moves_nobody() -> None:
+    """The old model rated one player against three AI at their fixed ratings (a
+    taker's win raised them); humans are now compared with humans only."""
+    machines = [Rating(726.2, 0, fixed=True), None, Rating(1537.0, 0, fixed=True)]
+    for seat in range(4):
+        four: list[Rating | None] = list(machines)
+        four.insert(seat, Rating())
+        assert updated(four, deal_scores(seat, 50)) == tuple(four)
+
+
+def test_three_humans_and_one_ai_beaten_by_the_taker() -> None:
+    """A taker who makes it by 30 (a = 55) among three humans of one rating: +3a against
+    each defender, so 0.2 × 2 × 0.75 × 220 = 66 points; each defender loses 33; the AI's
+    -a is nobody's."""
+    four: list[Rating | None] = [Rating(), Rating(), None, Rating()]
+    after = updated(four, deal_scores(0, 55))
+    assert [None if r is None else round(r.value - START, 6) for r in after] == [
+        66.0,
+        -33.0,
+        None,
+        -33.0,
+    ]
+
+
+def test_a_leaver_counts_last_below_the_lowest_score() -> None:
+    assert last_place([-90.0, 30.0, 30.0, 30.0], 2) == (-90.0, 30.0, -90 - LAST_MARGIN, 30.0)
+    assert last_place([90.0, -30.0, -30.0, -30.0], 0) == (
+        -30 - LAST_MARGIN,
+        -30.0,
+        -30.0,
+        -30.0,
+    )
+    # A leaver whose seat then won with the AI still loses to every other human.
+    left = last_place(deal_scores(1, 40), 1)
+    after = updated([None, Rating(), Rating(), None], left)
+    assert after[1] is not None and after[2] is not None
+    assert after[1].value < START < after[2].value
+    with pytest.raises(RatingError, match="seat 4"):
+        last_place([0.0] * 4, 4)
 
 
 def test_seat_scores_of_sheets() -> None:

@@ -1,5 +1,6 @@
 """Ratings in a real SQLite and PostgreSQL: rated tables move their accounts' ratings as
-docs/RATINGS.md says, once per deal; guests' tables are unrated; AI seats never move."""
+docs/RATINGS.md says, once per deal; guests' tables are unrated; AI seats never move and
+are no opponent (the accounts are compared with each other); a leaver is rated last."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.history import Accounts, DealWriter, Occupant, open_engine, store_deal
-from server.history.rating_ai import ai_rating
-from server.history.rating_model import START, Rating, seat_scores, updated
+from server.history.rating_model import START, Rating, last_place, seat_scores, updated
 from server.history.ratings import rate_deal, rate_pending, rating_history, rating_of
 from server.history.schema import rated_deals, rating_changes, ratings
+from server.history.schema import seats as seats_table
 
 from .golden import finished_deals
 
@@ -73,7 +74,8 @@ async def test_a_table_of_four_signed_in_players_moves_all_four(engine: AsyncEng
     assert await _count(engine, rated_deals) == len(numbers)
 
 
-async def test_one_player_against_three_ai_moves_the_player_only(engine: AsyncEngine) -> None:
+async def test_one_player_against_three_ai_moves_nobody(engine: AsyncEngine) -> None:
+    """AI seats are no opponent: alone among AI, a player's deals are looked at, unrated."""
     [anna] = await _accounts(engine, ["Anna"])
     levels = ("random", "expert", "strong")
     seats = (
@@ -81,17 +83,68 @@ async def test_one_player_against_three_ai_moves_the_player_only(engine: AsyncEn
         Occupant(account_id=anna),
         *[Occupant(ai_level=level) for level in levels[1:]],
     )
-    await _store(engine, seats, "t1")
+    numbers = await _store(engine, seats, "t1")
+    assert await rate_pending(engine) == len(numbers)
+    assert await rating_of(engine, anna) == Rating()
+    assert await _count(engine, rating_changes) == 0
+
+
+async def test_two_players_and_two_ai_move_against_each_other_only(engine: AsyncEngine) -> None:
+    """The old model took the AI at their fixed ratings (random's 726, strong's 1537); now
+    the two accounts' ratings are what the pure model gives them with no AI at all."""
+    anna, bruno = await _accounts(engine, ["Anna", "Bruno"])
+    seats = (
+        Occupant(account_id=anna),
+        Occupant(ai_level="random"),
+        Occupant(account_id=bruno),
+        Occupant(ai_level="strong"),
+    )
+    await _store(engine, seats, "t2")
     await rate_pending(engine)
-    fixed = [ai_rating(level) for level in levels]
-    assert all(f is not None for f in fixed)
-    start = [fixed[0], Rating(), fixed[1], fixed[2]]
-    expected = _replayed([r for r in start if r is not None])
-    assert expected[0] == fixed[0] and expected[2:] == fixed[1:]  # the AI did not move
-    got = await rating_of(engine, anna)
-    assert abs(got.value - expected[1].value) < 1e-6 and got.deals == expected[1].deals
-    assert await _count(engine, ratings) == 1  # only the account has a rating row
-    assert {c.seat for c in await rating_history(engine, anna)} == {1}
+    current: list[Rating | None] = [Rating(), None, Rating(), None]
+    for deal in finished_deals("t2"):
+        scores = seat_scores(deal.sheet)
+        if scores is not None:
+            current = list(updated(current, scores))
+    for account_id, want in ((anna, current[0]), (bruno, current[2])):
+        got = await rating_of(engine, account_id)
+        assert want is not None and got.deals == want.deals > 0
+        assert abs(got.value - want.value) < 1e-6
+    # Two accounts at one step: what one won, the other lost.
+    total = (await rating_of(engine, anna)).value + (await rating_of(engine, bruno)).value
+    assert abs(total - 2 * START) < 1e-6
+
+
+async def test_a_leaver_is_rated_last_once_by_the_deal_writer(engine: AsyncEngine) -> None:
+    """Dmitri left seat 3 of a rated quick-play table mid-deal: the AI finished the deal
+    (stored with the AI there), and the writer rates him last against the three others."""
+    ids = await _accounts(engine)
+    dmitri = ids[3]
+    seats = (*[Occupant(account_id=i) for i in ids[:3]], Occupant(ai_level="expert"))
+    played = next(d for d in finished_deals("left") if seat_scores(d.sheet) is not None)
+    deal = dataclasses.replace(played, seats=seats, left=((3, dmitri),))
+    writer = DealWriter(engine)
+    writer.start()
+    try:
+        writer.submit(deal)
+        writer.submit(deal)  # another node's copy: rated once all the same
+        await writer.flush()
+    finally:
+        await writer.close()
+    scores = seat_scores(deal.sheet)
+    assert scores is not None
+    want = updated([Rating()] * 4, last_place(scores, 3))
+    for account_id, expected in zip(ids, want, strict=True):
+        got = await rating_of(engine, account_id)
+        assert got.deals == 1 and abs(got.value - expected.value) < 1e-6
+    assert (await rating_of(engine, dmitri)).value < min(
+        [(await rating_of(engine, i)).value for i in ids[:3]]
+    )
+    [change] = await rating_history(engine, dmitri)
+    assert change.seat == 3 and change.deal_number == deal.deal_number
+    async with engine.connect() as conn:
+        stored = (await conn.execute(select(seats_table).where(seats_table.c.seat == 3))).one()
+    assert stored.ai_level == "expert" and stored.account_id is None
 
 
 async def test_a_table_with_a_guest_is_unrated(engine: AsyncEngine) -> None:

@@ -174,3 +174,22 @@ async def test_an_abandon_delays_the_next_queue(quick: App) -> None:
     assert error["code"] == "queue_penalty" and "1 table left mid-game" in error["message"]
     second = await quick.node.quickplay.record_abandon(waiting.ticket.player)
     assert second.abandons == 2 and second.until_ms - first.until_ms >= 59_000  # 60 s, 120 s
+
+
+async def test_the_lobby_says_how_many_search_to_every_version_2_connection(quick: App) -> None:
+    """Not only the searching players: a v2 ``list_tables`` is answered by ``tables``,
+    ``online``, then ``searching`` (PROTOCOL.md section 16); version 1 as it always was."""
+    lobby = await v2(url_of(quick))
+    await lobby.send({"type": "list_tables", "id": "l"})
+    assert [(await lobby.recv())["type"], (await lobby.recv())["type"]] == ["tables", "online"]
+    assert await lobby.recv() == {"type": "searching", "count": 0, "re": "l"}
+    a, b = await v2(url_of(quick)), await v2(url_of(quick))
+    await a.request({"type": "queue"}, "queue_status")
+    await b.request({"type": "queue", "deals": 3}, "queue_status")
+    await lobby.send({"type": "list_tables", "id": "again"})
+    assert [(await lobby.recv())["type"], (await lobby.recv())["type"]] == ["tables", "online"]
+    assert await lobby.recv() == {"type": "searching", "count": 2, "re": "again"}
+    old = await WireClient.open(url_of(quick))
+    await old.send({"type": "list_tables"})
+    await old.send({"type": "ping", "id": "p"})
+    assert [(await old.recv())["type"], (await old.recv())["type"]] == ["tables", "pong"]
