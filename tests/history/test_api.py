@@ -136,7 +136,6 @@ async def test_a_node_without_a_history_answers_404_in_json() -> None:
 
 
 async def test_the_database_down_is_a_503(node: App, engine: AsyncEngine) -> None:
-    await engine.dispose()
     archive = node.node.archive
     assert archive is not None
     archive.engine = _broken()
