@@ -360,7 +360,7 @@ export default {
   "preset.thanks": "Bedankt!",
   "preset.oops": "Oeps!",
   "preset.sorry": "Sorry!",
-  "preset.good_game": "Goed spel!",
+  "preset.good_game": "Goede partij!",
   "preset.bye": "Tot ziens!",
   "sheet.rematch": "Revanche",
   "sheet.rematchNo": "Nee, bedankt",
