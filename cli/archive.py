@@ -19,6 +19,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from cli.argtypes import moment
 from engine import RecordError, parse_record
 
 
@@ -28,20 +29,12 @@ def add_parser(sub: Any) -> None:
     export = actions.add_parser("export", help="print stored deals' records as JSON Lines")
     export.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
     export.add_argument("--player", help="only deals this player sat in (account or guest name)")
-    export.add_argument("--since", type=_date, help="only deals finished then or later (ISO date)")
+    export.add_argument("--since", type=moment, help="only deals finished then or later (ISO date)")
     export.set_defaults(run=run_export)
     load = actions.add_parser("import", help="store tarot-record/1 files (JSON or JSON Lines)")
     load.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
     load.add_argument("files", nargs="+", metavar="FILE")
     load.set_defaults(run=run_import)
-
-
-def _date(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from datetime import UTC, datetime
 
 from websockets.exceptions import InvalidURI
 from websockets.uri import parse_uri
@@ -49,3 +50,12 @@ def websocket_url(text: str) -> str:
     except (InvalidURI, ValueError) as e:  # a bad port or IPv6 host is a ValueError
         raise argparse.ArgumentTypeError(f"must be a ws:// or wss:// URL: {e}") from None
     return text
+
+
+def moment(text: str) -> datetime:
+    """An ISO date or time; one without a time zone is taken as UTC."""
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

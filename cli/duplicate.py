@@ -14,6 +14,8 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from cli.argtypes import moment
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("duplicate", help="make, list and close duplicate events")
@@ -22,8 +24,8 @@ def add_parser(sub: Any) -> None:
     create.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
     create.add_argument("--name", required=True, help="its name (1-60 characters)")
     create.add_argument("--deals", type=int, default=20, help="how many deals, 1-64 (20)")
-    create.add_argument("--opens", type=_moment, help="ISO time it opens (default: now)")
-    create.add_argument("--closes", type=_moment, help="ISO time it closes (default: in 24 h)")
+    create.add_argument("--opens", type=moment, help="ISO time it opens (default: now)")
+    create.add_argument("--closes", type=moment, help="ISO time it closes (default: in 24 h)")
     create.add_argument("--kind", choices=["robot", "tables"], default="robot")
     create.add_argument("--scoring", choices=["matchpoints", "datum"], default="matchpoints")
     create.set_defaults(run=run_create)
@@ -34,14 +36,6 @@ def add_parser(sub: Any) -> None:
     close.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
     close.add_argument("event_id", type=int)
     close.set_defaults(run=run_close)
-
-
-def _moment(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _run(work: Any) -> int:

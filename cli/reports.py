@@ -14,8 +14,10 @@ import asyncio
 import json
 import sys
 import unicodedata
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
+
+from cli.argtypes import moment
 
 if TYPE_CHECKING:
     from server.history import StoredReport
@@ -25,17 +27,9 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("reports", help="list the chat messages players reported (newest first)")
     p.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
     p.add_argument("--limit", type=int, default=50, help="at most this many reports (50)")
-    p.add_argument("--since", type=_date, help="only reports made then or later (ISO date)")
+    p.add_argument("--since", type=moment, help="only reports made then or later (ISO date)")
     p.add_argument("--json", action="store_true", help="one JSON object per report and line")
     p.set_defaults(run=run)
-
-
-def _date(text: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def shown(text: object) -> str:
