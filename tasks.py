@@ -228,6 +228,19 @@ def ensure_nginx() -> None:
         apt_install("nginx-light")
 
 
+def workers(extra: list[str]) -> list[str]:
+    """pytest-xdist's arguments: two test processes side by side on a machine with two
+    cores or more (the suite waits on servers, browsers and Redis as much as it computes),
+    each module's tests in one process (their module fixtures are made once); none when
+    the arguments choose already, or TAROT_TEST_WORKERS says 0 or 1. A second worker gets
+    a shared test Redis of its own (tests/worker_redis.py)."""
+    chosen = any(a.startswith(("-n", "--numprocesses", "--dist")) for a in extra)
+    wanted = os.environ.get("TAROT_TEST_WORKERS", str(min(os.cpu_count() or 1, 2)))
+    if chosen or "no:xdist" in extra or not wanted.isdigit() or int(wanted) < 2:
+        return []
+    return ["-n", wanted, "--dist", "loadfile"]
+
+
 def test(extra: list[str]) -> int:
     ensure_venv()
     os.environ.setdefault("TAROT_TEST_REDIS", f"redis://127.0.0.1:{REDIS_PORT}")
@@ -249,7 +262,7 @@ def test(extra: list[str]) -> int:
         [BIN / "ruff", "check", "."],
         [BIN / "ruff", "format", "--check", "."],
         [BIN / "mypy", "."],
-        [PYTHON, "-m", "pytest", *extra],
+        [PYTHON, "-m", "pytest", *workers(extra), *extra],
     ]
     for step in steps:
         say(" ".join(str(Path(s).name) if i == 0 else str(s) for i, s in enumerate(step)))

@@ -25,6 +25,8 @@ from urllib.parse import urlsplit
 import pytest
 from hypothesis import HealthCheck, settings
 
+from .worker_redis import use_a_worker_redis
+
 TESTS = Path(__file__).resolve().parent
 FOLDER_MARKERS = {
     "browser": ("browser",),
@@ -34,7 +36,9 @@ FOLDER_MARKERS = {
     "balancer": ("nginx", "redis"),
 }
 SERVICE_MARKERS = ("redis", "browser", "terminal", "postgres", "node", "nginx")
-# TAROT_TEST_REDIS names the shared test Redis (e.g. one per work tree run side by side).
+# TAROT_TEST_REDIS names the shared test Redis (e.g. one per work tree run side by side);
+# a second xdist worker gets one of its own, set here before any test module reads it.
+use_a_worker_redis()
 SHARED_REDIS = os.environ.get("TAROT_TEST_REDIS", "redis://127.0.0.1:6379")
 SHARED_REDIS_ADDRESS = (
     urlsplit(SHARED_REDIS).hostname or "127.0.0.1",

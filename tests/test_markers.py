@@ -102,7 +102,7 @@ def test_an_unknown_marker_is_refused() -> None:
 
 def _services_of(*args: str) -> list[str]:
     """What tasks.py learns from collecting ``args``: the service markers selected."""
-    out = ROOT / ".pytest-services-test.json"
+    out = ROOT / f".pytest-services-test-{os.getpid()}.json"  # one per xdist worker
     try:
         env = {**os.environ, SERVICES_FILE: str(out)}
         command = [sys.executable, "-m", "pytest", "--collect-only", "-q", *args]

@@ -5,24 +5,20 @@ asserted)."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
 from cli.bench.balancer import SHIPPED, config
 from cli.main import main
 
-
-def namespaces() -> set[str]:
-    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True)
-    return {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
+from .netns import namespaces
 
 
 @pytest.mark.redis
 def test_one_node_on_one_redis_behind_nginx_measures_actions_redis_and_the_lobby(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    before = namespaces()
+    before = namespaces("tarot-tcl")
     args = ["bench", "cluster", "--nodes", "1", "--redis", "single", "--tables", "2"]
     args += ["--seconds", "2", "--client-procs", "1", "--lobby", "60", "--json"]
     args += ["--think-ms", "20", "--prefix", "tarot-tcl"]  # paced: the per-connection rate limit
@@ -41,7 +37,7 @@ def test_one_node_on_one_redis_behind_nginx_measures_actions_redis_and_the_lobby
     assert step["open_tables"] == 60 and step["page_tables"] == 50  # a full first page
     (lobby_shard,) = step["shards"]
     assert lobby_shard["lobby_key_reads"] >= 1 and lobby_shard["table_reads"] >= 60
-    assert namespaces() == before  # every host deleted
+    assert namespaces("tarot-tcl") == before  # every host deleted
 
 
 def test_the_balancer_is_the_shipped_config_with_the_bench_s_nodes_and_address() -> None:

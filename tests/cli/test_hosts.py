@@ -10,6 +10,8 @@ import pytest
 
 from cli.bench.hosts import Hosts, HostsError
 
+from .netns import namespaces
+
 ECHO = """
 import socket, sys
 server = socket.create_server((sys.argv[1], 9000))
@@ -25,13 +27,8 @@ with socket.create_connection((sys.argv[1], 9000), timeout=5) as sock:
 """
 
 
-def namespaces() -> set[str]:
-    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True)
-    return {line.split()[0] for line in listed.stdout.splitlines() if line.strip()}
-
-
 def test_two_hosts_talk_over_the_switch_and_leave_nothing_behind() -> None:
-    before = namespaces()
+    before = namespaces("tarot-test")
     with Hosts("tarot-test", delay_ms=1.0) as hosts:
         server, client = hosts.add("server"), hosts.add("client")
         assert server.address != client.address
@@ -49,9 +46,9 @@ def test_two_hosts_talk_over_the_switch_and_leave_nothing_behind() -> None:
         assert subprocess.run(
             [sys.executable, "-c", ASK, server.address], capture_output=True, timeout=10
         ).returncode
-        made = namespaces() - before
+        made = namespaces("tarot-test") - before
         assert made == {"tarot-test-sw", "tarot-test-server", "tarot-test-client"}
-    assert namespaces() == before
+    assert namespaces("tarot-test") == before
 
 
 def test_a_host_name_is_taken_once() -> None:
