@@ -56,6 +56,8 @@ SETTLED = """() => document.getAnimations().every(
     (a) => a.playState !== "running" || a.effect.getComputedTiming().iterations === Infinity
 )"""
 
+TRICKS_SEEN = "() => window.cardavia.app.table?.deal?.tricks.length ?? 0"
+
 
 def unfolded(frame: Message) -> list[Message]:
     """Protocol 2's folded frames as the page's net.js unfolds them (clients/web/unfold.js):
@@ -322,7 +324,7 @@ class Player:
         self,
         done: str = "sheet",
         *,
-        timeout: float = 90.0,
+        timeout: float = 150.0,  # a stall detector (a deal took 90 s on a loaded machine)
         bid: str = "garde",
         keyboard_first: bool = False,
         poignee: bool = False,
@@ -333,7 +335,9 @@ class Player:
         keyboard = keyboard_first
         while time.monotonic() < deadline:
             assert not self.errors, self.errors
-            if tricks is not None and len(self.events("trick")) >= tricks:
+            # The page's own count: the frames recorded here reach the test later than the
+            # page (seen on a loaded machine: 7 tricks played past the one asked for).
+            if tricks is not None and await self.page.evaluate(TRICKS_SEEN) >= tricks:
                 if await self.page.locator("#hand .card.legal").count():
                     return
             did = await self.step(bid=bid, keyboard=keyboard, poignee=poignee)

@@ -18,6 +18,7 @@ from .player import CARD_SPOT, Player, number
 from .test_play import become_taker
 
 TARGET = re.compile(r"(\d) bouts? · needs (\d+) · has (\S+)")
+REPLAY_BOUND = 6.0  # seconds: a replay of 4 tricks at the real pace took 17-30 s
 
 
 async def shown_target(player: Player) -> tuple[int, int, float]:
@@ -112,10 +113,13 @@ async def test_a_refused_card_says_why_on_screen_and_to_screen_readers(
 
 
 @pytest.mark.timeout(240)
-async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_within_2_s(
+async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_without_a_replay(
     new_player: NewPlayer,
 ) -> None:
-    """The page used to replay the deal at normal pace: 17-30 s before one could play."""
+    """The page used to replay the deal at normal pace: 17-30 s before one could play.
+
+    The bound is a third of that replay (quiet machine: about 0.5 s; 3.4 s seen with
+    two test processes beside other work), not a speed goal: the figure is printed."""
     player = await new_player(query="speed=1")  # the real pace: a replay would show
     await player.open()
     await player.page.click("[data-action=quick-start]")
@@ -135,10 +139,10 @@ async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_within_
     assert sorted(c["code"] for c in await player.hand()) == hand
     assert await player.click(f'#hand .card[data-card="{legal[0]}"]', position=CARD_SPOT)
     while not [e for e in player.events("card") if e["seat"] == 0]:
-        assert time.monotonic() - started < 2.0, "no card played within 2 s of the reload"
+        assert time.monotonic() - started < REPLAY_BOUND, "no card played: a replay?"
         await asyncio.sleep(0.02)
     elapsed = time.monotonic() - started
-    assert elapsed < 2.0, elapsed
+    assert elapsed < REPLAY_BOUND, elapsed
     print(f"reload to an accepted card: {elapsed * 1000:.0f} ms")
     assert player.errors == []
 
