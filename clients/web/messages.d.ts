@@ -783,6 +783,13 @@ export interface Snapshot {
   your_turn: TurnOffer | null;
 }
 
+/** How many spectators follow the table now (version 2), sent to its followers when one arrives or leaves: the snapshot's ``table.spectators``, kept live. Not a table event: it has no number and is not replayed (a snapshot carries the count). */
+export interface Spectators {
+  type: "spectators";
+  table_id: string;
+  count: number;
+}
+
 /** One entrant's place once the event is scored; ``name`` is left out for an AI. */
 export interface StandingInfo {
   rank: number;
@@ -896,4 +903,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online | Spectators;

@@ -19,6 +19,7 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import BadName
 from ..names import PLAYER_NAME_MAX, clean_name
+from .base import Model
 from .chat_events import ChatEvent, PresetCode, RatingChangeLine, RatingsEvent, RematchEvent
 from .envelope import Reply, Request
 
@@ -131,6 +132,16 @@ class Online(Reply):
     count: int = Field(ge=0)
 
 
+class Spectators(Model):
+    """How many spectators follow the table now (version 2), sent to its followers when
+    one arrives or leaves: the snapshot's ``table.spectators``, kept live. Not a table
+    event: it has no number and is not replayed (a snapshot carries the count)."""
+
+    type: Literal["spectators"] = "spectators"
+    table_id: str
+    count: int = Field(ge=0)
+
+
 class Reported(Reply):
     type: Literal["reported"] = "reported"
     report_id: int
@@ -153,5 +164,6 @@ __all__ = [
     "RematchEvent",
     "Report",
     "Reported",
+    "Spectators",
     "Unmute",
 ]
