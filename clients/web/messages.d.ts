@@ -608,13 +608,14 @@ export interface RecordEvent {
   record: { [key: string]: unknown };
 }
 
-/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered and the new table was started. */
+/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered (or the offer timed out) and the new table was started. ``timed_out``: the offer closed, these seats had not answered. */
 export interface RematchEvent {
   kind: "rematch";
   table_id: string;
   accepted: number[];
   declined: number[];
   started: boolean;
+  timed_out?: number[];
 }
 
 export interface Reported {
