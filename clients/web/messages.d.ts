@@ -124,7 +124,7 @@ export interface ListTables {
   after?: string | null;
 }
 
-/** Hide this player's chat from this connection (until ``unmute`` or it closes). */
+/** Hide this player's chat until ``unmute``: from this connection (a guest, until it closes) or from every connection of the signed-in account (kept). */
 export interface Mute {
   id?: string | number | null;
   type: "mute";

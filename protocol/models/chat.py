@@ -4,8 +4,9 @@ A seated player sends a preset phrase (a code, translated on the reader's
 side) during a deal, free text between deals and once the table is over;
 spectators talk among themselves. Chat reaches a table's followers as the
 table event ``chat``, through the table's event log (every node, in order,
-replayed on resume), never in the game record. ``mute`` and ``unmute`` are
-this connection's own; ``block`` (signed in) is kept in the history database;
+replayed on resume), never in the game record. ``mute`` and ``unmute`` are a
+guest connection's own, a signed-in account's (all its connections) kept in the
+history database, like ``block`` (signed in only);
 ``report`` keeps a message and the messages before it for an operator.
 ``rematch`` answers the offer of a new table to the same humans.
 """
@@ -75,7 +76,8 @@ class Chat(Request):
 
 
 class Mute(Request):
-    """Hide this player's chat from this connection (until ``unmute`` or it closes)."""
+    """Hide this player's chat until ``unmute``: from this connection (a guest, until it
+    closes) or from every connection of the signed-in account (kept)."""
 
     type: Literal["mute"] = "mute"
     name: TargetName
