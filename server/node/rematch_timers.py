@@ -73,6 +73,8 @@ class RematchTimers:
                 await start_rematch_table(await self.tables.runtime(offer.table_id))
         except TableError as e:  # another node's timer, or an answer, may have been first
             log.info("table %s: the rematch offer was not closed here: %s", table_id, e.message)
+        except Exception:  # a timer must not die in silence; another node's may close it
+            log.exception("table %s: the rematch offer's timer failed", table_id)
 
     async def stop(self) -> None:
         timers = list(self._timers.values())

@@ -6,17 +6,16 @@ test-artifacts/chat-layout-WIDTHxHEIGHT.png."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from server.app import App
-from server.settings import Settings
-
 from .conftest import NewPlayer
 from .player import Player
+from .test_chat import server
 from .test_layouts import box
+
+__all__ = ["server"]  # the fixture (guests write at once), used by name
 
 PRESETS = ("hello", "good_luck", "oops", "thanks", "sorry")
 # What is drawn at the middle of the hand's bottom edge: the hand, the chat, or other.
@@ -26,16 +25,6 @@ ON_HAND_BOTTOM = """() => {
     if (!at) return null;
     return at.closest('#chat') ? 'chat' : at.closest('#hand') ? 'hand' : 'other';
 }"""
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[App]:
-    """Guests write at once (the default asks 3 played deals: docs/DEPLOY.md, Chat)."""
-    app = await App.start(Settings(port=0, next_deal_seconds=30, chat_guest_deals=0))
-    try:
-        yield app
-    finally:
-        await app.stop(drain_seconds=0)
 
 
 def overlap(a: list[float], b: list[float]) -> float:
