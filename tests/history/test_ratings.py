@@ -147,6 +147,29 @@ async def test_a_leaver_is_rated_last_once_by_the_deal_writer(engine: AsyncEngin
     assert stored.ai_level == "expert" and stored.account_id is None
 
 
+async def test_a_leaver_kept_with_the_stored_seat_is_rated_last_by_rate_pending(
+    engine: AsyncEngine,
+) -> None:
+    """The writer that stored the deal went before it rated it: the leaver is kept with
+    the seat (migration 0009), so ``rate_pending`` rates Dmitri last all the same."""
+    ids = await _accounts(engine)
+    dmitri = ids[3]
+    seats = (*[Occupant(account_id=i) for i in ids[:3]], Occupant(ai_level="expert"))
+    played = next(d for d in finished_deals("pending") if seat_scores(d.sheet) is not None)
+    deal = dataclasses.replace(played, seats=seats, left=((3, dmitri),))
+    assert await store_deal(engine, deal)  # stored, not rated: no writer rated it
+    async with engine.connect() as conn:
+        stored = (await conn.execute(select(seats_table).where(seats_table.c.seat == 3))).one()
+    assert (stored.ai_level, stored.account_id, stored.left_account_id) == ("expert", None, dmitri)
+    assert await rate_pending(engine) == 1
+    scores = seat_scores(deal.sheet)
+    assert scores is not None
+    want = updated([Rating()] * 4, last_place(scores, 3))
+    for account_id, expected in zip(ids, want, strict=True):
+        got = await rating_of(engine, account_id)
+        assert got.deals == 1 and abs(got.value - expected.value) < 1e-6
+
+
 async def test_a_table_with_a_guest_is_unrated(engine: AsyncEngine) -> None:
     ids = await _accounts(engine, NAMES[:3])
     seats = (*[Occupant(account_id=i) for i in ids], Occupant(guest_name="Zoé"))
