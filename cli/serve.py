@@ -30,6 +30,7 @@ SECURITY_SETTINGS = (
     "chat_per_window",
     "chat_window_seconds",
     "chat_guest_deals",
+    "rematch_seconds",
     "admin_port",
     "admin_host",
     "admin_token",
@@ -127,6 +128,11 @@ def add_parser(sub: Any) -> None:
         "--chat-guest-deals",
         type=int,
         help="deals a guest seat plays at a table before it may write (3; 0: at once)",
+    )
+    chat.add_argument(
+        "--rematch-seconds",
+        type=float,
+        help="a rematch offer closes this long after its first answer (30)",
     )
     redis = p.add_argument_group("with --redis")
     redis.add_argument("--lease-ms", type=int, help="a table's lease, renewed every third (5000)")

@@ -48,6 +48,7 @@ _DURATIONS_AND_RATES = (
     "empty_table_seconds",
     "unload_idle_seconds",
     "chat_window_seconds",
+    "rematch_seconds",
     "gc_sweep_ms",
 )
 
@@ -151,6 +152,9 @@ class Settings:
     chat_per_window: int = 5
     chat_window_seconds: float = 10.0
     chat_guest_deals: int = 3
+    # A rematch offer closes this long after its first answer (docs/DEPLOY.md, "Chat"): the
+    # seats that did not answer are told, the AI takes them at the new table.
+    rematch_seconds: float = 30.0
     # Who may talk to the node: Host names of HTTP requests and Origins of WebSocket
     # handshakes. Empty: the loopback names and the listen address (hosts); the page's
     # own host (origins). "*" allows any.
@@ -325,6 +329,8 @@ def _check_features(settings: Settings) -> None:
         raise SettingsError("the chat's rate must be positive")
     if settings.chat_guest_deals < 0:
         raise SettingsError("chat_guest_deals cannot be negative")
+    if settings.rematch_seconds <= 0:
+        raise SettingsError("rematch_seconds must be positive")
 
 
 def _check_admin(settings: Settings) -> None:

@@ -293,7 +293,8 @@ class Client(Link):
         await self._request(m.Chat(preset=preset, text=text), _is(m.Ack))
 
     async def mute(self, name: str) -> list[str]:
-        """Hide this player's chat from this connection; the names muted now."""
+        """Hide this player's chat (signed in: on every connection of the account, kept
+        until ``unmute``; a guest: on this connection); the names muted now."""
         reply = await self._request(m.Mute(name=name), _is(m.Muted))
         assert isinstance(reply, m.Muted)
         return reply.names

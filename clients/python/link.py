@@ -277,7 +277,7 @@ class Link:
             case m.Watching(table_id=table_id):
                 if state is None or (state.table_id, state.seat) != (table_id, None):
                     self.state = TableState(table_id, None)
-            case m.Snapshot() | m.Event() | m.YourTurn() if state is not None:
+            case m.Snapshot() | m.Event() | m.YourTurn() | m.Spectators() if state is not None:
                 if message.table_id == state.table_id:
                     return state.apply(message)
         return True

@@ -108,6 +108,8 @@ class TableState:
                 self._snapshot(message)
             case m.Event(seq=seq, event=event):
                 return self._event(seq, event)
+            case m.Spectators(count=count) if self.table is not None:
+                self.table = self.table.model_copy(update={"spectators": count})
             case m.YourTurn(seq=seq) if seq >= self.seq and not self.behind:
                 self.turn = message
                 if self.view is not None:

@@ -52,6 +52,9 @@ def header_text(state: TableState) -> Text:
     """Two lines: the table, the deal and its dealer; the contract (or the bidding)."""
     view = state.view
     text = Text(f"Table {short(state.table_id, 16)}", style="bold")
+    watching = state.table.spectators if state.table is not None else 0
+    if watching:
+        text.append(f" · {watching} watching")
     if view is None:
         return text
     text.append(f" · {deal_of(state, view.deal_number)}")

@@ -235,6 +235,11 @@ def ratings_line(state: TableState, event: m.RatingsEvent) -> str:
 
 def rematch_line(state: TableState, event: m.RematchEvent) -> str:
     said = ", ".join(seat_name(state, s) for s in event.accepted) or "nobody yet"
+    if event.timed_out:
+        silent = ", ".join(seat_name(state, s) for s in event.timed_out)
+        return (
+            f"Rematch at table {event.table_id} closed: {said} accepted, no answer from {silent}."
+        )
     return f"Rematch at table {event.table_id}: {said} accepted."
 
 

@@ -80,8 +80,14 @@ function build() {
   });
   body.append(log, presets, form, el("p", "chat-note muted small"));
   box.append(toggle, body);
-  document.getElementById("app").append(box);
   return box;
+}
+
+/** The chat lives in the table's side column, under the panel (css/chat.css): it never
+ * floats over the panel, the board or the hand. */
+function mount(box) {
+  const side = document.getElementById("side") || document.getElementById("app");
+  if (box.parentElement !== side) side.append(box);
 }
 
 /** @param {any} ev the chat event, with its seq */
@@ -127,6 +133,7 @@ export function renderChat(rebuild = false) {
     return;
   }
   if (!box) box = build();
+  mount(box);
   box.hidden = false;
   const log = /** @type {HTMLElement} */ (box.querySelector(".chat-log"));
   if (rebuild || log.dataset.table !== table.tableId) {

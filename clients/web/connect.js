@@ -72,6 +72,12 @@ function onMessage(msg) {
     case "searching":
       onSearchingCount(msg);
       return;
+    case "spectators":
+      // Not a numbered event: shown at once, not after the queue's pauses.
+      if (!app.table || msg.table_id !== app.table.tableId) return;
+      dispatch("spectators", msg.count);
+      renderTable();
+      return;
     case "online":
       dispatch("online", msg.count);
       if (!app.table) renderMain();

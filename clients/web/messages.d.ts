@@ -124,7 +124,7 @@ export interface ListTables {
   after?: string | null;
 }
 
-/** Hide this player's chat from this connection (until ``unmute`` or it closes). */
+/** Hide this player's chat until ``unmute``: from this connection (a guest, until it closes) or from every connection of the signed-in account (kept). */
 export interface Mute {
   id?: string | number | null;
   type: "mute";
@@ -608,13 +608,14 @@ export interface RecordEvent {
   record: { [key: string]: unknown };
 }
 
-/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered and the new table was started. */
+/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered (or the offer timed out) and the new table was started. ``timed_out``: the offer closed, these seats had not answered. */
 export interface RematchEvent {
   kind: "rematch";
   table_id: string;
   accepted: number[];
   declined: number[];
   started: boolean;
+  timed_out?: number[];
 }
 
 export interface Reported {
@@ -783,6 +784,13 @@ export interface Snapshot {
   your_turn: TurnOffer | null;
 }
 
+/** How many spectators follow the table now (version 2), sent to its followers when one arrives or leaves: the snapshot's ``table.spectators``, kept live. Not a table event: it has no number and is not replayed (a snapshot carries the count). */
+export interface Spectators {
+  type: "spectators";
+  table_id: string;
+  count: number;
+}
+
 /** One entrant's place once the event is scored; ``name`` is left out for an AI. */
 export interface StandingInfo {
   rank: number;
@@ -896,4 +904,4 @@ export interface YourTurn {
   deadline_ms: number | null;
 }
 
-export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online;
+export type ServerMessage = Welcome | SignedInAs | SignedOut | PasswordChanged | Tables | TableCreated | Joined | Watching | Snapshot | Event | Events | YourTurn | Left | Pong | Ack | Error | ReviewProgress | DealReview | StoredDealReview | Bye | QueueStatus | MatchFound | Searching | DuplicateEvents | DuplicateEntered | DuplicateResults | Muted | Blocked | Reported | Online | Spectators;

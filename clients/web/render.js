@@ -168,7 +168,7 @@ function ensureTableSkeleton(view) {
   view._html = null;
   setHTML(
     view,
-    html`<div class="game"><div class="board-wrap"><div class="board" id="board"><div id="seats"></div><div class="centre" id="centre" aria-live="off"></div><div class="conn-banner" id="conn-banner" role="status" hidden></div></div><div class="prompt" id="prompt" aria-live="polite"></div><div class="hand" id="hand"></div></div><aside class="info" id="info"></aside><div id="sheet-layer"></div></div>`,
+    html`<div class="game"><div class="board-wrap"><div class="board" id="board"><div id="seats"></div><div class="centre" id="centre" aria-live="off"></div><div class="conn-banner" id="conn-banner" role="status" hidden></div></div><div class="prompt" id="prompt" aria-live="polite"></div><div class="hand" id="hand"></div></div><div class="side-column" id="side"><aside class="info" id="info"></aside></div><div id="sheet-layer"></div></div>`,
   );
   view.querySelector("#hand").addEventListener("keydown", onHandKey);
 }

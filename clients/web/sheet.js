@@ -96,6 +96,11 @@ function rematchHTML(table) {
   const humans = table.summary.seats.filter((s) => s.occupant === "human").length;
   if (table.seat === null || humans < 2) return null;
   const offer = table.rematch;
+  if (offer && offer.timed_out && offer.timed_out.length) {
+    // Closed on time: whoever had not answered is told, and may not answer any more.
+    const key = offer.timed_out.includes(table.seat) ? "sheet.rematchMissed" : "sheet.rematchClosed";
+    return html`<span class="muted small" data-field="rematch-status">${t(key)}</span>`;
+  }
   const names = offer ? offer.accepted.map((s) => table.summary.seats[s]?.name || "").filter(Boolean).join(", ") : "";
   const said = names ? html`<span class="muted small" data-field="rematch-status">${t("sheet.rematchAsked", { names })}</span>` : "";
   const no = offer && offer.accepted.length ? html`<button type="button" class="btn" data-action="rematch-no">${t("sheet.rematchNo")}</button>` : "";

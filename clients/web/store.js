@@ -100,6 +100,10 @@ const ACTIONS = {
   seated(s, seat) {
     s.table.seat = seat;
   },
+  /** @param {State} s @param {number} count  spectators now (`spectators`: live, not queued) */
+  spectators(s, count) {
+    if (s.table) s.table.summary.spectators = count;
+  },
   /** @param {State} s @param {number} seq  the last event received (what a resume asks after) */
   received(s, seq) {
     s.receivedSeq = seq;

@@ -363,6 +363,8 @@ export default {
   "sheet.rematch": "Rematch",
   "sheet.rematchNo": "No thanks",
   "sheet.rematchAsked": "Rematch: {names} accepted",
+  "sheet.rematchMissed": "Rematch: the offer closed before you answered",
+  "sheet.rematchClosed": "Rematch: the offer closed; the AI took the seats of those who did not answer",
   "sheet.rating": "Rating",
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} online",

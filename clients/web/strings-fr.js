@@ -365,6 +365,8 @@ export default {
   "sheet.rematch": "Revanche",
   "sheet.rematchNo": "Non merci",
   "sheet.rematchAsked": "Revanche : {names} d’accord",
+  "sheet.rematchMissed": "Revanche : l’offre s’est close avant votre réponse",
+  "sheet.rematchClosed": "Revanche : l’offre est close ; l’IA a pris les places de ceux qui n’ont pas répondu",
   "sheet.rating": "Classement",
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} en ligne",

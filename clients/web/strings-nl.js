@@ -365,6 +365,8 @@ export default {
   "sheet.rematch": "Revanche",
   "sheet.rematchNo": "Nee, bedankt",
   "sheet.rematchAsked": "Revanche: {names} doen mee",
+  "sheet.rematchMissed": "Revanche: het aanbod sloot voordat je antwoordde",
+  "sheet.rematchClosed": "Revanche: het aanbod is gesloten; de AI nam de plaatsen van wie niet antwoordde",
   "sheet.rating": "Rating",
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} online",

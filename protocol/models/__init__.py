@@ -44,6 +44,7 @@ from .chat import (
     Rematch,
     Report,
     Reported,
+    Spectators,
     Unmute,
 )
 from .chat_events import (
@@ -296,6 +297,7 @@ __all__ = [
     "SignedInAs",
     "SignedOut",
     "Snapshot",
+    "Spectators",
     "StandingInfo",
     "Start",
     "StoredDealReview",

@@ -4,8 +4,9 @@ A seated player sends a preset phrase (a code, translated on the reader's
 side) during a deal, free text between deals and once the table is over;
 spectators talk among themselves. Chat reaches a table's followers as the
 table event ``chat``, through the table's event log (every node, in order,
-replayed on resume), never in the game record. ``mute`` and ``unmute`` are
-this connection's own; ``block`` (signed in) is kept in the history database;
+replayed on resume), never in the game record. ``mute`` and ``unmute`` are a
+guest connection's own, a signed-in account's (all its connections) kept in the
+history database, like ``block`` (signed in only);
 ``report`` keeps a message and the messages before it for an operator.
 ``rematch`` answers the offer of a new table to the same humans.
 """
@@ -19,6 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import BadName
 from ..names import PLAYER_NAME_MAX, clean_name
+from .base import Model
 from .chat_events import ChatEvent, PresetCode, RatingChangeLine, RatingsEvent, RematchEvent
 from .envelope import Reply, Request
 
@@ -74,7 +76,8 @@ class Chat(Request):
 
 
 class Mute(Request):
-    """Hide this player's chat from this connection (until ``unmute`` or it closes)."""
+    """Hide this player's chat until ``unmute``: from this connection (a guest, until it
+    closes) or from every connection of the signed-in account (kept)."""
 
     type: Literal["mute"] = "mute"
     name: TargetName
@@ -131,6 +134,16 @@ class Online(Reply):
     count: int = Field(ge=0)
 
 
+class Spectators(Model):
+    """How many spectators follow the table now (version 2), sent to its followers when
+    one arrives or leaves: the snapshot's ``table.spectators``, kept live. Not a table
+    event: it has no number and is not replayed (a snapshot carries the count)."""
+
+    type: Literal["spectators"] = "spectators"
+    table_id: str
+    count: int = Field(ge=0)
+
+
 class Reported(Reply):
     type: Literal["reported"] = "reported"
     report_id: int
@@ -153,5 +166,6 @@ __all__ = [
     "RematchEvent",
     "Report",
     "Reported",
+    "Spectators",
     "Unmute",
 ]

@@ -42,13 +42,15 @@ class ChatEvent(Model):
 
 class RematchEvent(Model):
     """Public at a finished table: the rematch's table and the seats that accepted or
-    declined so far. ``started``: every human answered and the new table was started."""
+    declined so far. ``started``: every human answered (or the offer timed out) and the
+    new table was started. ``timed_out``: the offer closed, these seats had not answered."""
 
     kind: Literal["rematch"] = "rematch"
     table_id: TableId
     accepted: list[Seat]
     declined: list[Seat]
     started: bool = False
+    timed_out: list[Seat] = Field(default_factory=list)
 
 
 class RatingChangeLine(Model):

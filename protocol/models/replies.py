@@ -14,7 +14,7 @@ from .base import (
     TableId,
 )
 from .batches import Events, TurnOffer
-from .chat import Blocked, Muted, Online, Reported
+from .chat import Blocked, Muted, Online, Reported, Spectators
 from .duplicate import DuplicateEntered, DuplicateEvents, DuplicateResults
 from .envelope import Reply
 from .events import EventModel
@@ -236,7 +236,8 @@ ServerMessage = Annotated[
     | Muted
     | Blocked
     | Reported
-    | Online,
+    | Online
+    | Spectators,
     Field(discriminator="type"),
 ]
 

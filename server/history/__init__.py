@@ -21,8 +21,11 @@ from .chat_safety import (
     block,
     blocked_pairs,
     hidden_accounts,
+    mute,
+    muted_names,
     store_report,
     stored_reports,
+    unmute,
 )
 from .database import database_url, default_url, history_place, migrate, open_engine
 from .deal_writer import DealWriter
@@ -131,6 +134,8 @@ __all__ = [
     "history_place",
     "imported_key",
     "migrate",
+    "mute",
+    "muted_names",
     "open_engine",
     "own_standing",
     "record_result",
@@ -144,4 +149,5 @@ __all__ = [
     "stored_event",
     "stored_reports",
     "stored_review",
+    "unmute",
 ]

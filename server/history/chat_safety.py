@@ -1,9 +1,14 @@
-"""Blocks between accounts and reported chat messages (migration 0007).
+"""Blocks between accounts, mutes kept for accounts, and reported chat messages
+(migrations 0007 and 0008).
 
 - ``blocks``: an account that blocked another (``block`` on the wire). Neither
   sees the other's chat (``hidden_accounts``), and quick play never seats the
   two at one table: it asks ``blocked_pairs`` about the accounts it would
   group. A block is one way in the table and both ways in effect.
+- ``mutes`` (0008): the names (case-folded) a signed-in player muted (``mute`` on
+  the wire). Unlike a block it is one way and by name, a guest's name too: the
+  player is not shown that name's chat on any of its connections, from any
+  node, until ``unmute`` (a guest's mutes live only as long as its connection).
 - ``chat_reports``: a chat message a reader reported, with the messages of the
   table before it (its context: the ``chat`` events as they were sent), who
   reported it and why. ``tarot reports`` lists them for an operator
@@ -48,6 +53,14 @@ blocks = Table(
     Column("blocked_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     Column("blocked_at", DateTime(timezone=True), nullable=False),
     Index("ix_blocks_blocked_id", "blocked_id"),
+)
+
+mutes = Table(
+    "mutes",
+    metadata,
+    Column("muter_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("name_key", String(NAME_KEY_MAX), primary_key=True),  # the name, case-folded
+    Column("muted_at", DateTime(timezone=True), nullable=False),
 )
 
 chat_reports = Table(
@@ -150,6 +163,32 @@ async def blocked_pairs(engine: AsyncEngine, account_ids: Iterable[int]) -> set[
     async with reachable(), engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     return {frozenset((r.blocker_id, r.blocked_id)) for r in rows}
+
+
+async def mute(engine: AsyncEngine, muter_id: int, names: Iterable[str]) -> None:
+    """``muter_id`` mutes ``names`` (case-folded here), kept until ``unmute``."""
+    rows = [
+        {"muter_id": muter_id, "name_key": key, "muted_at": _now()}
+        for key in sorted({n.casefold()[:NAME_KEY_MAX] for n in names})
+    ]
+    if not rows:
+        return
+    async with reachable(), engine.begin() as conn:
+        await conn.execute(_insert(conn, mutes).values(rows).on_conflict_do_nothing())
+
+
+async def unmute(engine: AsyncEngine, muter_id: int, name: str) -> None:
+    key = name.casefold()[:NAME_KEY_MAX]
+    query = mutes.delete().where((mutes.c.muter_id == muter_id) & (mutes.c.name_key == key))
+    async with reachable(), engine.begin() as conn:
+        await conn.execute(query)
+
+
+async def muted_names(engine: AsyncEngine, muter_id: int) -> set[str]:
+    """The names (case-folded) ``muter_id`` muted."""
+    query = select(mutes.c.name_key).where(mutes.c.muter_id == muter_id)
+    async with reachable(), engine.connect() as conn:
+        return set((await conn.execute(query)).scalars())
 
 
 async def store_report(engine: AsyncEngine, report: ChatReport) -> int:

@@ -136,6 +136,7 @@ async def _store_one(conn: AsyncConnection, deal: FinishedDeal) -> bool:
     statement = _insert(conn, deals).values(row).on_conflict_do_nothing()
     inserted = (await conn.execute(statement)).rowcount == 1
     if inserted and deal.seats:
+        left = dict(deal.left)  # kept with the seat: whoever rates the deal rates them last
         await conn.execute(
             _insert(conn, seats).on_conflict_do_nothing(),
             [
@@ -147,6 +148,8 @@ async def _store_one(conn: AsyncConnection, deal: FinishedDeal) -> bool:
                     "guest_name": who.guest_name,
                     "ai_level": who.ai_level,
                 }
+                # Named only when someone left: a deal without leavers is stored as before.
+                | ({"left_account_id": left.get(seat) if who.ai_level else None} if left else {})
                 for seat, who in enumerate(deal.seats)
             ],
         )

@@ -171,14 +171,24 @@ async def _rate(
     scores = seat_scores(sheet)
     occupants = (
         await conn.execute(
-            select(seats.c.seat, seats.c.account_id, seats.c.guest_name, seats.c.ai_level)
+            select(
+                seats.c.seat,
+                seats.c.account_id,
+                seats.c.guest_name,
+                seats.c.ai_level,
+                seats.c.left_account_id,
+            )
             .where(seats.c.table_id == table_id, seats.c.deal_number == deal_number)
             .order_by(seats.c.seat)
         )
     ).all()
-    # A seat left mid-deal is stored with the AI that finished it: its leaver is rated.
+    # A seat left mid-deal is stored with the AI that finished it and the account that
+    # left it (migration 0009; ``leavers`` for a deal stored before): its leaver is rated.
     accounts = [
-        leavers.get(row.seat) if row.ai_level is not None else row.account_id for row in occupants
+        (leavers.get(row.seat) or row.left_account_id)
+        if row.ai_level is not None
+        else row.account_id
+        for row in occupants
     ]
     calibrated = [row.ai_level is None or ai_rating(row.ai_level) is not None for row in occupants]
     known = [

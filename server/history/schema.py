@@ -125,6 +125,9 @@ seats = Table(
     Column("account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
     Column("guest_name", String(NAME_KEY_MAX)),
     Column("ai_level", String(AI_LEVEL_MAX)),
+    # An AI seat of a rated quick-play deal that an account left mid-deal: that account,
+    # rated as the deal's last place (ratings.py; migration 0009). NULL for the others.
+    Column("left_account_id", Integer, ForeignKey("accounts.id", ondelete="SET NULL")),
     ForeignKeyConstraint(
         ["table_id", "deal_number"], ["deals.table_id", "deals.deal_number"], ondelete="CASCADE"
     ),

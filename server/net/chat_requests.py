@@ -1,9 +1,11 @@
 """A connection's chat requests: ``chat``, ``mute``, ``unmute``, ``block``, ``report``
 (docs/PROTOCOL.md, section 17); the rules are ``server/table/chat_rules.py``'s.
 
-``Social`` is one connection's part: its sender limits (rate, repeats), the
-names it muted, and the accounts hidden from it (those it blocked or that
-blocked it, read from the history database once it is signed in). Its
+``Social`` is one connection's part: its sender limits (rate, repeats). The
+names it muted and the accounts hidden from it (those it blocked or that
+blocked it) are its ``Signing``'s: a guest's mutes last as long as the
+connection; a signed-in player's are kept in the history database and
+shared by the account's connections (signin.py). Its
 ``shows`` is the follower's say in the delivery core (``Feed.shows``): a chat
 event it must not see is sent as ``hidden``.
 """
@@ -66,20 +68,19 @@ def policy_of(settings: Settings) -> ChatPolicy:
 
 
 class Social:
-    """One connection's chat state: its limits and the names it muted (the accounts hidden
-    from it are its ``signing``'s: read at sign-in)."""
+    """One connection's chat state: its limits (the names it muted and the accounts hidden
+    from it are its ``signing``'s: an account's are read at sign-in)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.policy = policy = policy_of(conn.node.settings)
         self.limits = SenderLimits(policy)
-        self.muted: set[str] = set()  # case-folded names
 
     def shows(self, event: StoredEvent) -> bool:
         """Whether the connection is shown ``event`` (every kind but the chat's: yes)."""
         conn = self.conn
-        hidden = conn.signing.hidden
-        return shown_to(event.event, conn.seat, conn.version, self.muted, hidden)
+        signing = conn.signing
+        return shown_to(event.event, conn.seat, conn.version, signing.muted, signing.hidden)
 
 
 _SOCIAL: WeakKeyDictionary[Any, Social] = WeakKeyDictionary()
@@ -111,7 +112,6 @@ def _followed(conn: Connection) -> TableRuntime:
 async def handle(conn: Connection, message: SocialMessage) -> None:
     """One chat request of ``conn`` (feature_requests.py's dispatch calls this), a rematch, or a
     ``list_tables`` (its ``tables``, then, in version 2, ``online``)."""
-    social = social_of(conn)
     match message:
         case m.ListTables():
             conn.send(await conn.node.lobby.page(message))
@@ -119,12 +119,9 @@ async def handle(conn: Connection, message: SocialMessage) -> None:
             await queue_requests.searching(conn, message.id)  # quick play: section 16
         case m.Chat():
             await _chat(conn, message)
-        case m.Mute(name=name):
-            social.muted.add(name.casefold())
-            conn.send(m.Muted(names=sorted(social.muted), re=message.id))
-        case m.Unmute(name=name):
-            social.muted.discard(name.casefold())
-            conn.send(m.Muted(names=sorted(social.muted), re=message.id))
+        case m.Mute(name=name) | m.Unmute(name=name):
+            muted = await _mute(conn, name.casefold(), isinstance(message, m.Mute))
+            conn.send(m.Muted(names=sorted(muted), re=message.id))
         case m.Block():
             await _block(conn, message)
         case m.Report():
@@ -182,6 +179,22 @@ async def _block(conn: Connection, message: m.Block) -> None:
     blocked_id, name = await _asked(block(_history(conn), account_id, message.name))
     conn.signing.hidden.add(blocked_id)
     conn.send(m.Blocked(name=name, re=message.id))
+
+
+async def _mute(conn: Connection, key: str, on: bool) -> set[str]:
+    """Mute (``on``) or unmute the case-folded name ``key``: for a signed-in player, kept
+    in the history and applied on every connection of the account; for a guest, on this
+    connection while it lasts. The names muted now."""
+    account_id, engine, muted = conn.signing.account_id, _engine(conn), conn.signing.muted
+    if account_id is not None and engine is not None:
+        from server.history import mute, unmute
+
+        await _asked(mute(engine, account_id, [key]) if on else unmute(engine, account_id, key))
+    if on:
+        muted.add(key)
+    else:
+        muted.discard(key)
+    return muted
 
 
 async def _report(conn: Connection, message: m.Report) -> None:

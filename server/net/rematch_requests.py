@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from protocol import models as m
 from server.clock import now_ms
+from server.node.rematch_timers import start_rematch_table
 from server.table import rematch, seating
 from server.table import transitions as tr
-from server.table.refusals import TableRefused
 from server.table.seating import JoinRequest
 
 from . import acks
@@ -56,7 +56,10 @@ async def answer(conn: Connection, message: m.Rematch) -> None:
         key = rematch.rematch_key(data.table_id)
         made = await conn.node.lobby.create(data.options, conn.address, conn.created, key)
         new_id = made.table_id
-    change = await runtime.transact(lambda d, s: rematch.answer(d, s, seat, message.accept, new_id))
+    closes = now_ms() + round(conn.node.settings.rematch_seconds * 1000)
+    change = await runtime.transact(
+        lambda d, s: rematch.answer(d, s, seat, message.accept, new_id, closes)
+    )
     new_runtime = await conn.node.runtime(new_id)
     if message.accept:
         held = change.data.seats[seat]
@@ -74,8 +77,4 @@ async def answer(conn: Connection, message: m.Rematch) -> None:
     else:
         acks.ack(cast("acks.Asker", conn), runtime, message.id, None)
     if rematch.starts(change.data):
-        try:
-            await new_runtime.transact(lambda d, s: tr.start(d, s, now_ms()))
-        except TableRefused as e:
-            if e.code != "already_started":  # a player there started it first
-                raise
+        await start_rematch_table(new_runtime)

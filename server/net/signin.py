@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, TypeVar
+from weakref import WeakValueDictionary
 
 from protocol import models as m
 from protocol.errors import error_code
@@ -27,6 +28,16 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+class MutedNames(set[str]):
+    """The names (case-folded) an account muted, one set shared by its connections on a
+    node (a set that a ``WeakValueDictionary`` may hold)."""
+
+
+# (node, account) -> the account's mutes, while a connection of it is open on the node: a
+# mute on one connection is applied at once on the others (on other nodes, at sign-in).
+_SHARED_MUTES: WeakValueDictionary[tuple[str, int], MutedNames] = WeakValueDictionary()
+
+
 class Signing:
     """Who one connection is signed in as, and its session token."""
 
@@ -37,6 +48,9 @@ class Signing:
         # The accounts the signed-in one blocked or was blocked by: no chat either way
         # (chat_requests; read at sign-in, grown by ``block``).
         self.hidden: set[int] = set()
+        # The names whose chat this connection is not shown (chat_requests' ``mute``): a
+        # guest's, its own; signed in, the account's, kept in the history (migration 0008).
+        self.muted: set[str] = set()
 
     @property
     def account_id(self) -> int | None:
@@ -81,6 +95,7 @@ class Signing:
         account = await self._asked(self._accounts().account_of(token))
         self.account, self.token = account, token
         self.hidden = await self._hidden(account.id)
+        self.muted = await self._muted(account.id)
         return m.AccountInfo(id=account.id, name=account.name), await self.held()
 
     async def sign_up(self, message: m.SignUp) -> m.SignedInAs:
@@ -97,6 +112,7 @@ class Signing:
             await self._asked(_quietly_out(accounts, self.token))
         self.account, self.token = account, token
         self.hidden = await self._hidden(account.id)
+        self.muted = await self._muted(account.id)
         info = m.AccountInfo(id=account.id, name=account.name)
         return m.SignedInAs(account=info, token=token, seats=await self.held(), re=re)
 
@@ -104,7 +120,7 @@ class Signing:
         if self.token is None:
             raise AccountRefused("not_signed_in", "this connection is not signed in")
         await self._asked(self._accounts().sign_out(self.token))
-        self.account, self.token, self.hidden = None, None, set()
+        self.account, self.token, self.hidden, self.muted = None, None, set(), set()
         return m.SignedOut(re=re)
 
     async def change_password(self, message: m.ChangePassword) -> m.PasswordChanged:
@@ -128,6 +144,28 @@ class Signing:
             return await hidden_accounts(archive.engine, account_id)
         except DatabaseUnavailable:
             return set()
+
+    async def _muted(self, account_id: int) -> set[str]:
+        """The account's mutes (shared with its other connections here), read from the
+        history; those this connection made before it signed in are kept for the account."""
+        from server.history import DatabaseUnavailable, mute, muted_names
+
+        key = (self.node.settings.node_id, account_id)
+        shared = _SHARED_MUTES.get(key)
+        if shared is None:
+            shared = _SHARED_MUTES[key] = MutedNames()
+        shared |= self.muted
+        archive = self.node.archive
+        if archive is None or archive.engine is None:
+            return shared
+        try:
+            await mute(archive.engine, account_id, self.muted)
+            stored = await muted_names(archive.engine, account_id)
+        except DatabaseUnavailable:
+            return shared  # read again at the next sign-in
+        shared.clear()
+        shared |= stored
+        return shared
 
     async def held(self) -> list[m.HeldSeat]:
         """The seats the account holds at tables not finished, on any node."""

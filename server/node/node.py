@@ -24,6 +24,7 @@ from .leases import Leases
 from .lobby import Lobby
 from .moderation import Moderation
 from .quickplay import QuickPlay
+from .rematch_timers import RematchTimers
 from .review_limits import PlayerLimits
 from .reviews import Reviews
 from .runtime import TableRuntime, TableServices
@@ -72,6 +73,7 @@ class Node:
             if archive is not None:
                 archive.seen(before, before_state, after, after_state)
             self.quickplay.seen(before, before_state, after, after_state)
+            self.rematches.seen(before, before_state, after, after_state)
 
         services = TableServices(
             store,
@@ -96,6 +98,7 @@ class Node:
         self.moderation = Moderation()  # maintenance and bans (the admin API)
         self.lobby = Lobby(store, settings, self.tables, self.moderation)
         self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
+        self.rematches = RematchTimers(self.tables)  # rematch offers closed on time
         store.on_lost(self.tables.lost)
         self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
         if archive is not None and archive.engine is not None:
@@ -119,6 +122,7 @@ class Node:
 
     async def stop(self) -> None:
         await self.quickplay.stop()
+        await self.rematches.stop()
         if self.duplicates is not None:
             await self.duplicates.stop()
         await self.lobby.stop()

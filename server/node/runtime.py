@@ -41,6 +41,7 @@ from . import recovery
 from .driver import Driver
 from .fanout import Asked, Fanout
 from .services import TableServices
+from .watchers import Watchers
 
 log = logging.getLogger("tarot.table")
 
@@ -83,6 +84,7 @@ class TableRuntime:
         self.delivery.turn = self._turn([])
         self.driver = Driver(self)
         self.fanout = Fanout(data.table_id, self._legal, self.snapshot)
+        self.watchers = Watchers(data.table_id)  # the spectator count told live
         self.quiet_since = time.monotonic()  # the last change or the last follower gone
         self._lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()  # log reads and marks, until done
@@ -342,6 +344,7 @@ class TableRuntime:
             self._carry(self.delivery.go_live(sub))
         else:
             self.send_snapshot(sub)
+        self.watchers.tell(self.subscribers, sub if replayed else None)
         return replayed
 
     async def _replay(self, sub: Subscriber) -> bool:
@@ -360,6 +363,7 @@ class TableRuntime:
         self.subscribers.pop(sub, None)
         self.delivery.remove(sub)
         self.quiet_since = time.monotonic()
+        self.watchers.tell(self.subscribers)
 
     # ------------------------------------------------------------ background work
 

@@ -103,6 +103,8 @@ class RematchData(Data):
 
     table_id: str
     answers: list[bool | None] = Field(default_factory=lambda: list[bool | None]([None] * 4))
+    deadline_ms: int | None = None  # the offer closes then (None: stored before it did)
+    timed_out: list[int] = Field(default_factory=list)  # closed: the seats that did not answer
 
 
 class StoredEvent(NamedTuple):

@@ -8,6 +8,14 @@ there is one new table); the answers are kept in the old table's data
 seat that accepts takes the same seat at the new table; once every human seat
 has answered, the new table starts and the AI takes the seats of whoever
 declined (``start``). Until then, any player seated there may ``start`` it.
+
+The offer does not wait for ever: the first answer sets its deadline
+(``rematch_seconds`` after it, a server setting). When it passes with a human
+seat still silent, the offer closes (``expire``): the silent seats are named
+in the ``rematch`` event (``timed_out``), a late answer is refused, and the
+new table starts if anyone accepted, the AI in every seat not taken. Any
+node following the old table may close it (server/node/rematch_timers.py):
+the check-and-set commit makes it happen once.
 """
 
 from __future__ import annotations
@@ -39,11 +47,19 @@ def humans(data: TableData) -> list[int]:
 
 
 def answer(
-    data: TableData, state: engine.Deal | None, seat: int, accept: bool, new_table_id: str
+    data: TableData,
+    state: engine.Deal | None,
+    seat: int,
+    accept: bool,
+    new_table_id: str,
+    deadline_ms: int | None = None,
 ) -> tr.Change:
-    """Seat ``seat`` answers the rematch; the first answer names ``new_table_id``."""
+    """Seat ``seat`` answers the rematch; the first answer names ``new_table_id`` and
+    when the offer closes (``deadline_ms``)."""
     check_finished(data, seat)
-    offer = data.rematch or RematchData(table_id=new_table_id)
+    if data.rematch is not None and data.rematch.timed_out:
+        raise TableRefused("rematch_closed", "the rematch offer closed: nobody waits any more")
+    offer = data.rematch or RematchData(table_id=new_table_id, deadline_ms=deadline_ms)
     answers = list(offer.answers)
     answers[seat] = accept
     offer = offer.model_copy(update={"answers": answers})
@@ -61,13 +77,42 @@ def event_of(data: TableData) -> m.RematchEvent:
         accepted=[i for i in seats if offer.answers[i] is True],
         declined=[i for i in seats if offer.answers[i] is False],
         started=starts(data),
+        timed_out=list(offer.timed_out),
     )
 
 
 def starts(data: TableData) -> bool:
-    """Every human seat answered and one at least accepted: the new table starts."""
+    """Every human seat answered (or the offer timed out) and one at least accepted: the
+    new table starts."""
     offer = data.rematch
     if offer is None:
         return False
     answered = all(offer.answers[i] is not None for i in humans(data))
-    return answered and any(a is True for a in offer.answers)
+    return (answered or bool(offer.timed_out)) and any(a is True for a in offer.answers)
+
+
+def deadline(data: TableData) -> int | None:
+    """When the open offer closes; None when none is open (not made, answered by every
+    human seat, closed already, or stored before offers had a deadline)."""
+    offer = data.rematch
+    if offer is None or offer.deadline_ms is None or offer.timed_out:
+        return None
+    if all(offer.answers[i] is not None for i in humans(data)):
+        return None
+    return offer.deadline_ms
+
+
+def expire(data: TableData, state: engine.Deal | None, now_ms: int) -> tr.Change:
+    """Close the offer if its deadline passed: the seats that did not answer are told
+    (``timed_out``); nothing changes before the deadline or once it is closed."""
+    due = deadline(data)
+    change = tr.Change(data, state)
+    if due is None or now_ms < due:
+        return change
+    offer = data.rematch
+    assert offer is not None  # deadline() said it is open
+    silent = [i for i in humans(data) if offer.answers[i] is None]
+    offer = offer.model_copy(update={"timed_out": silent})
+    change.data = data.model_copy(update={"rematch": offer})
+    change.emit(event_of(change.data))
+    return change

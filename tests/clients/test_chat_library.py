@@ -12,6 +12,7 @@ import pytest
 from argon2 import PasswordHasher
 
 from clients.python import Client, Refused
+from clients.terminal.panels import header_text
 from protocol import models as m
 from server.app import App
 from server.history import accounts
@@ -65,3 +66,22 @@ async def test_say_mute_block_report_through_the_library(url: str) -> None:
         assert await bob.report(bob.state.chat_seqs[0], "blocked and reported") >= 1
         tables = await anna.list_tables()  # an ``online`` after ``tables``: not in the stream
         assert [t.table_id for t in tables] == [table_id]
+
+
+async def test_the_spectator_count_is_kept_live_in_the_state(url: str) -> None:
+    """``spectators`` (protocol 2) moves ``state.table.spectators``, and the terminal's
+    header says it: no snapshot needed."""
+    async with await Client.connect(url) as anna:
+        created = await anna.create_table(m.TableOptions(deals=1, ai_level="random"))
+        table_id = created.table.table_id
+        await anna.join(table_id, seat=0, name="Anna")
+        assert anna.state is not None and anna.state.table is not None
+        assert anna.state.table.spectators == 0
+        async with await Client.connect(url) as carl, await Client.connect(url) as dan:
+            await carl.watch(table_id)
+            await dan.watch(table_id)
+            await until(lambda: anna.state.table.spectators == 2)
+            assert "· 2 watching" in header_text(anna.state).plain
+            await until(lambda: carl.state.table.spectators == 2)  # type: ignore[union-attr]
+        await until(lambda: anna.state.table.spectators == 0)
+        assert "watching" not in header_text(anna.state).plain

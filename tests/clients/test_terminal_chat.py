@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 import pytest
 from textual.widgets import RichLog
 
-from clients.python import Client
+from clients.python import Client, TableState
 from clients.terminal import TableApp
-from clients.terminal.render import chat_line, preset_of_key
+from clients.terminal.render import chat_line, preset_of_key, rematch_line
 from protocol import models as m
 from server.app import App
 from server.settings import Settings
@@ -59,3 +59,19 @@ async def test_the_terminal_shows_the_chat_and_says_a_preset_with_a_key(url: str
         assert "Zoe: Good luck!" in logged(app)
         await pilot.press("q")
     await other.close()
+
+
+def test_a_rematch_closed_on_time_says_who_did_not_answer() -> None:
+    state = TableState("t", seat=0)
+    state.table = m.TableSummary(
+        table_id="t",
+        options=m.TableOptions(deals=1),
+        seats=[m.SeatInfo(seat=s, occupant="human", name=n) for s, n in enumerate("ABCD")],
+        status="finished",
+    )
+    closed = m.RematchEvent(
+        table_id="n", accepted=[0], declined=[2], started=True, timed_out=[1, 3]
+    )
+    assert rematch_line(state, closed) == (
+        "Rematch at table n closed: You accepted, no answer from B, D."
+    )

@@ -20,6 +20,7 @@ TABLES |= {"deal_reviews"}  # 0003, the reviews
 TABLES |= {"duplicate_events", "duplicate_entries", "duplicate_results"}  # 0004, duplicate
 TABLES |= {"duplicate_ratings", "duplicate_rating_changes"}  # 0006, the duplicate rating
 TABLES |= {"blocks", "chat_reports"}  # 0007, chat safety
+TABLES |= {"mutes"}  # 0008, mutes kept for accounts
 
 
 def _heads() -> set[str]:

@@ -12,7 +12,14 @@ from itertools import pairwise
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from server.history import Accounts, DealWriter, Occupant, open_engine, store_deal
+from server.history import (
+    Accounts,
+    DealWriter,
+    FinishedDeal,
+    Occupant,
+    open_engine,
+    store_deal,
+)
 from server.history.rating_model import START, Rating, last_place, seat_scores, updated
 from server.history.ratings import rate_deal, rate_pending, rating_history, rating_of
 from server.history.schema import rated_deals, rating_changes, ratings
@@ -115,14 +122,20 @@ async def test_two_players_and_two_ai_move_against_each_other_only(engine: Async
     assert abs(total - 2 * START) < 1e-6
 
 
+async def _dmitri_left(engine: AsyncEngine, key: str) -> tuple[list[int], FinishedDeal]:
+    """Four accounts; a played deal whose seat 3 Dmitri (the fourth) left mid-deal, the
+    AI finishing it."""
+    ids = await _accounts(engine)
+    seats = (*[Occupant(account_id=i) for i in ids[:3]], Occupant(ai_level="expert"))
+    played = next(d for d in finished_deals(key) if seat_scores(d.sheet) is not None)
+    return ids, dataclasses.replace(played, seats=seats, left=((3, ids[3]),))
+
+
 async def test_a_leaver_is_rated_last_once_by_the_deal_writer(engine: AsyncEngine) -> None:
     """Dmitri left seat 3 of a rated quick-play table mid-deal: the AI finished the deal
     (stored with the AI there), and the writer rates him last against the three others."""
-    ids = await _accounts(engine)
+    ids, deal = await _dmitri_left(engine, "left")
     dmitri = ids[3]
-    seats = (*[Occupant(account_id=i) for i in ids[:3]], Occupant(ai_level="expert"))
-    played = next(d for d in finished_deals("left") if seat_scores(d.sheet) is not None)
-    deal = dataclasses.replace(played, seats=seats, left=((3, dmitri),))
     writer = DealWriter(engine)
     writer.start()
     try:
@@ -145,6 +158,26 @@ async def test_a_leaver_is_rated_last_once_by_the_deal_writer(engine: AsyncEngin
     async with engine.connect() as conn:
         stored = (await conn.execute(select(seats_table).where(seats_table.c.seat == 3))).one()
     assert stored.ai_level == "expert" and stored.account_id is None
+
+
+async def test_a_leaver_kept_with_the_stored_seat_is_rated_last_by_rate_pending(
+    engine: AsyncEngine,
+) -> None:
+    """The writer that stored the deal went before it rated it: the leaver is kept with
+    the seat (migration 0009), so ``rate_pending`` rates Dmitri last all the same."""
+    ids, deal = await _dmitri_left(engine, "pending")
+    dmitri = ids[3]
+    assert await store_deal(engine, deal)  # stored, not rated: no writer rated it
+    async with engine.connect() as conn:
+        stored = (await conn.execute(select(seats_table).where(seats_table.c.seat == 3))).one()
+    assert (stored.ai_level, stored.account_id, stored.left_account_id) == ("expert", None, dmitri)
+    assert await rate_pending(engine) == 1
+    scores = seat_scores(deal.sheet)
+    assert scores is not None
+    want = updated([Rating()] * 4, last_place(scores, 3))
+    for account_id, expected in zip(ids, want, strict=True):
+        got = await rating_of(engine, account_id)
+        assert got.deals == 1 and abs(got.value - expected.value) < 1e-6
 
 
 async def test_a_table_with_a_guest_is_unrated(engine: AsyncEngine) -> None:

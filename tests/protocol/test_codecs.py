@@ -126,7 +126,7 @@ def test_json_and_msgpack_carry_the_same_shapes(message: Any) -> None:
 def test_strategies_cover_every_message_type_and_event_kind() -> None:
     # The unions the round trips draw from are the models' own: nothing is left out.
     assert len(union_members(m.ClientMessage)) == 17 + 4 + 4 + 6  # v1, quick play, dup., chat
-    assert len(union_members(m.ServerMessage)) == 19 + 1 + 3 + 3 + 4  # v1, events, qp, dup., chat
+    assert len(union_members(m.ServerMessage)) == 19 + 1 + 3 + 3 + 5  # v1, events, qp, dup., chat
     assert len(union_members(m.EventModel)) == 19 + 3  # v1, chat, ratings, rematch
 
 

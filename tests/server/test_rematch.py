@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +15,8 @@ from argon2 import PasswordHasher
 
 from server.app import App
 from server.history import accounts
+from server.node.archive import Archive
+from server.settings import Settings
 
 from .social_wire import (
     done,
@@ -89,6 +93,7 @@ async def test_both_accept_and_play_again_at_one_new_table(node: App) -> None:
         "accepted": [0],
         "declined": [],
         "started": False,
+        "timed_out": [],
     }
     again = await bob.request({"type": "rematch"}, "joined")
     assert (again["table_id"], again["seat"]) == (new_id, 1)
@@ -117,3 +122,30 @@ async def test_no_rematch_before_the_end(node: App) -> None:
     await table_of(anna)
     error = await refused(anna, {"type": "rematch"})
     assert error["code"] == "not_finished"
+
+
+@pytest.fixture
+async def quick_node(tmp_path: Path) -> AsyncIterator[App]:
+    """A node whose rematch offers close one second after their first answer."""
+    settings = Settings(port=0, next_deal_seconds=30, rematch_seconds=1.0)
+    archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
+    running = await App.start(settings, archive=archive)
+    try:
+        yield running
+    finally:
+        await running.stop(drain_seconds=0)
+
+
+async def test_an_offer_not_answered_in_time_closes_and_the_ai_takes_the_silent_seat(
+    quick_node: App,
+) -> None:
+    anna, bob, _ = await finished_table(quick_node)
+    joined = await anna.request({"type": "rematch"}, "joined")
+    assert (await next_event(bob, "rematch"))["timed_out"] == []
+    closed = await next_event(bob, "rematch", timeout=10)  # Bob said nothing
+    assert (closed["accepted"], closed["timed_out"], closed["started"]) == ([0], [1], True)
+    await next_event(anna, "deal_started")  # the new table started without Bob
+    given = {e["seat"]["seat"]: e["seat"]["occupant"] for e in events_of(anna, "seat")}
+    assert given[1] == "ai" and joined["seat"] == 0
+    late = await refused(bob, {"type": "rematch"})
+    assert late["code"] == "rematch_closed"

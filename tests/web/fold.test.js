@@ -47,6 +47,7 @@ for (const [name, { seat, frames }] of Object.entries(tables)) {
     const table = newTable("t1", seat); // the seat the page knows from `joined`
     let checks = 0;
     for (const [index, frame] of frames.entries()) {
+      if (frame.type === "spectators") continue; // not a table frame: connect.js routes it aside
       if (frame.type !== "check") {
         for (const one of unfold(frame)) applyFrame(table, one); // version 2's, unfolded as net.js does
         continue;

@@ -1,0 +1,80 @@
+"""A rematch offer closes on time, without I/O (server/table/rematch.py): the first
+answer sets the deadline; once it passes, the seats that did not answer are named,
+the new table starts if anyone accepted, and a late answer is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import models as m
+from server.table import rematch
+from server.table.data import TableData
+from server.table.refusals import TableRefused
+from server.table.seating import JoinRequest, join
+
+NOW = 1_000_000
+CLOSES = NOW + 30_000
+
+
+def over(*names: str) -> TableData:
+    data = TableData(table_id="old", options=m.TableOptions(deals=1))
+    for seat, name in enumerate(names):
+        data = join(data, None, JoinRequest(name=name, now_ms=NOW, seat=seat)).data
+    return data.model_copy(update={"status": "finished"})
+
+
+def test_the_first_answer_sets_the_deadline_and_later_ones_keep_it() -> None:
+    first = rematch.answer(over("Anna", "Bob", "Carl"), None, 0, True, "new", CLOSES).data
+    assert rematch.deadline(first) == CLOSES
+    second = rematch.answer(first, None, 1, True, "new", CLOSES + 5_000).data
+    assert rematch.deadline(second) == CLOSES
+
+
+def test_nothing_closes_before_the_deadline() -> None:
+    offered = rematch.answer(over("Anna", "Bob"), None, 0, True, "new", CLOSES).data
+    early = rematch.expire(offered, None, CLOSES - 1)
+    assert early.data is offered and not early.events
+
+
+def test_at_the_deadline_the_silent_seats_are_told_and_the_new_table_starts() -> None:
+    data = rematch.answer(over("Anna", "Bob", "Carl", "Dan"), None, 0, True, "new", CLOSES).data
+    data = rematch.answer(data, None, 2, False, "new", CLOSES).data
+    assert not rematch.starts(data)
+    closed = rematch.expire(data, None, CLOSES)
+    assert rematch.starts(closed.data)
+    assert rematch.deadline(closed.data) is None
+    [(audience, event)] = closed.events
+    assert audience is None  # the whole table: the silent seats are told
+    assert event == m.RematchEvent(
+        table_id="new", accepted=[0], declined=[2], started=True, timed_out=[1, 3]
+    )
+    again = rematch.expire(closed.data, None, CLOSES + 60_000)
+    assert again.data is closed.data and not again.events  # once
+
+
+def test_a_late_answer_is_refused() -> None:
+    data = rematch.answer(over("Anna", "Bob"), None, 0, True, "new", CLOSES).data
+    closed = rematch.expire(data, None, CLOSES).data
+    with pytest.raises(TableRefused) as refused:
+        rematch.answer(closed, None, 1, True, "new", CLOSES)
+    assert refused.value.code == "rematch_closed"
+
+
+def test_an_offer_nobody_accepted_closes_without_a_new_table() -> None:
+    data = rematch.answer(over("Anna", "Bob"), None, 0, False, "new", CLOSES).data
+    closed = rematch.expire(data, None, CLOSES)
+    assert closed.events and not rematch.starts(closed.data)
+    assert rematch.event_of(closed.data).timed_out == [1]
+
+
+def test_an_offer_every_human_answered_has_no_deadline() -> None:
+    data = rematch.answer(over("Anna", "Bob"), None, 0, True, "new", CLOSES).data
+    data = rematch.answer(data, None, 1, False, "new", CLOSES).data
+    assert rematch.deadline(data) is None
+    assert not rematch.expire(data, None, CLOSES + 1).events
+
+
+def test_an_offer_stored_before_deadlines_never_closes() -> None:
+    data = rematch.answer(over("Anna", "Bob"), None, 0, True, "new").data
+    assert rematch.deadline(data) is None
+    assert not rematch.expire(data, None, CLOSES * 10).events
