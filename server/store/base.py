@@ -17,6 +17,8 @@ from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 from server.table.refusals import TableUnavailable
 
+from .shared import Shared
+
 if TYPE_CHECKING:
     from protocol import models as m
     from server.metrics import Metrics
@@ -160,6 +162,10 @@ class TableStore(Protocol):
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Deal review limits counted for every node sharing this store; None when the
         store is this process's alone (the node counts for itself)."""
+        ...
+
+    def shared(self) -> Shared:
+        """What the nodes sharing this store decide and count together (``shared``)."""
         ...
 
     def ticket_queue(self) -> TicketStore:

@@ -21,6 +21,7 @@ from server.table.data import StoredEvent, TableData
 
 from . import lobby_index as li
 from .base import EVENT_LOG_LIMIT, Listener, ReviewLimits, StaleVersion
+from .shared import MemoryShared, Shared
 
 if TYPE_CHECKING:
     from protocol import models as m
@@ -77,6 +78,7 @@ class MemoryStore:
         self._listeners: dict[str, list[Listener]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._tickets = MemoryTickets()
+        self._shared = MemoryShared()
         self._alive: dict[str, float] = {}
         self._lists: dict[str, list[str]] = {name: [] for name in li.LISTS}  # sorted members
         self._lines: dict[str, tuple[str, list[str]]] = {}  # table id -> member, lists
@@ -217,6 +219,9 @@ class MemoryStore:
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         return None  # one process: the node counts its players itself
+
+    def shared(self) -> Shared:
+        return self._shared
 
     def ticket_queue(self) -> TicketStore:
         return self._tickets

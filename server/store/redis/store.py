@@ -62,6 +62,7 @@ from server.store.base import (
     StoreUnavailable,
 )
 from server.store.outage import Outage
+from server.store.shared import Shared
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
@@ -83,6 +84,7 @@ from .scripts import (
     RELEASE,
     RESOLVE,
 )
+from .shared import RedisShared
 from .tickets import RedisTickets
 from .updates import Updates
 from .writer import Writer
@@ -140,6 +142,7 @@ class RedisStore(RedisLobby):
         self.updates = Updates(self, client, pubsub_client)
         self.probe = PubSubProbe(client, pubsub_client, self.store_id)  # started by connect
         self._tickets = RedisTickets(self)
+        self._shared = RedisShared(self)
 
     @classmethod
     async def connect(
@@ -168,6 +171,10 @@ class RedisStore(RedisLobby):
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
         return SharedPlayerLimits(self, per_window)
+
+    def shared(self) -> Shared:
+        """Bans, maintenance and the online count in this Redis: one for every node."""
+        return self._shared
 
     def ticket_queue(self) -> TicketStore:
         """Quick play's queue in this Redis: one queue, whichever node a player is on."""
