@@ -4,10 +4,11 @@
 (waiting, public) tables as a node's ``create_table`` would (the store's own
 ``create``: the table's keys and its entry in the lobby index).
 ``python -m cli.bench.lobby_probe page WS_URL PAGES`` asks for the lobby's
-first page PAGES times through the balancer, each after the node's cached list
-has expired (``server.node.lobby.REFRESH_SECONDS``: that page reads the whole
-list from the store), then once more from the cache, and prints the times (ms)
-and the refusals (a read past the store's time-out is ``unavailable``).
+first page PAGES times through the balancer, each a little more than
+``server.node.lobby.REFRESH_SECONDS`` after the last (a lobby that cached the
+store's whole list for that long read it again then), then once more at
+once, and prints the times (ms) and the refusals (a read past the store's
+time-out is ``unavailable``).
 """
 
 from __future__ import annotations
