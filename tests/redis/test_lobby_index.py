@@ -238,3 +238,29 @@ async def test_a_lobby_page_reads_the_pages_tables_not_every_table(
         f"t{j:03d}" for j in range(20)
     ]
     assert reads < 60  # 11 a page, and the node's own background work; was 400 a page
+
+
+async def test_tables_stored_before_the_lists_enter_them_when_a_node_starts(
+    redis_url: str,
+) -> None:
+    """A rolling upgrade: the tables an older node stored (no line, in no list) are listed,
+    and those in play adopted, once a node of this version has started."""
+    old = await RedisStore.connect(redis_url)
+    try:
+        waiting, playing = table("w", 1), table("p", 2).model_copy(update={"status": "playing"})
+        for data in (waiting, playing):
+            await old.create(data)
+            await old.client.hdel(keys.state(data.table_id), "summary", "lists", "member")
+        for name in li.LISTS:
+            await old.client.delete(keys.lobby_list(name))
+        await old.client.delete(keys.lobby_list("indexed"))
+        assert await shown(old) == []
+    finally:
+        await old.close()
+    new = await RedisStore.connect(redis_url)
+    try:
+        assert await shown(new) == ["w", "p"]
+        assert await new.playing_tables() == ["p"]
+        assert await new.index_old_tables() == 0  # once per store
+    finally:
+        await new.close()

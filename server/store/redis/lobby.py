@@ -40,6 +40,7 @@ class RedisLobby(RedisCalls):
     _load: AsyncScript
     _lobby: AsyncScript
     _line: AsyncScript
+    _old_line: AsyncScript
 
     @property
     def lists_in_script(self) -> bool:
@@ -107,6 +108,29 @@ class RedisLobby(RedisCalls):
             return found
 
         return [member.decode() for member in await self.call(read, "lobby")]
+
+    async def index_old_tables(self) -> int:
+        """The tables stored before the lobby's lists (by an older node) enter them: read
+        once per store, at a node's start, until one node has done it. How many entered."""
+        marker = keys.lobby_list("indexed")
+        if await self.call(lambda: self.client.exists(marker), "lobby"):
+            return 0
+        entered = 0
+        for table in await self.list_tables():
+            entered += await self._enter(table)
+        await self.call(lambda: self.client.set(marker, b"1"), "lobby")
+        if entered:
+            log.info("%d tables stored before the lobby's lists entered them", entered)
+        return entered
+
+    async def _enter(self, table: TableData) -> int:
+        lists = li.lists_of(table)
+        args = [li.summary_json(table), " ".join(lists), li.member(table)]
+        state = [keys.state(table.table_id)]
+        if not await self.call(lambda: self._old_line(keys=state, args=args), "lobby"):
+            return 0
+        await self._sync(li.member(table), lists, len(lists))
+        return 1
 
     async def list_tables(self) -> list[TableData]:
         async def lobby() -> list[bytes]:

@@ -200,3 +200,13 @@ return 1
 LINE = """
 return redis.call('HMGET', KEYS[1], 'summary', 'lists')
 """
+
+# KEYS: state. ARGV: summary, lists, member. A table stored before the lobby's lists gets its
+# line, unless it has one or is gone. Returns 1 if written.
+OLD_LINE = """
+if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'member') == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'summary', ARGV[1], 'lists', ARGV[2], 'member', ARGV[3])
+return 1
+"""

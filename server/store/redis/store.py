@@ -42,6 +42,7 @@ when it meets them gone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
@@ -59,6 +60,7 @@ from server.store.base import (
     OutcomeUnknown,
     ReviewLimits,
     StaleVersion,
+    StoreError,
     StoreUnavailable,
 )
 from server.store.outage import Outage
@@ -81,6 +83,7 @@ from .scripts import (
     LINE,
     LOAD,
     LOBBY,
+    OLD_LINE,
     RELEASE,
     RESOLVE,
 )
@@ -136,6 +139,7 @@ class RedisStore(RedisLobby):
         self._load = client.register_script(LOAD)
         self._lobby = client.register_script(LOBBY)
         self._line = client.register_script(LINE)
+        self._old_line = client.register_script(OLD_LINE)
         # The latest version of each table known to be stored in parts, that commits send
         # their delta over (``layout``): one this node made, loaded or heard of.
         self.stored: dict[str, TableData] = {}
@@ -159,6 +163,8 @@ class RedisStore(RedisLobby):
         )
         store.updates.start()
         store.probe.start()
+        with contextlib.suppress(StoreError):  # a later start does it
+            await store.index_old_tables()
         return store
 
     def on_lost(self, listener: Callable[[str], None]) -> None:
