@@ -92,9 +92,7 @@ class Leases:
             await asyncio.sleep(period)
             start = time.perf_counter()
             with contextlib.suppress(StoreError):
-                for table_id in await self.store.playing_tables():
-                    if self.tables.get(table_id) is None:
-                        await self._adopt(table_id)
+                await self._adopt(await self.store.playing_tables())
             playing = []
             for runtime in self.tables:
                 if runtime.data.status == "playing":
@@ -212,14 +210,18 @@ class Leases:
         }
         return bool(nodes) and "" not in nodes and me not in nodes
 
-    async def _adopt(self, table_id: str) -> None:
-        """Follow a table nobody drives, once its lease is ours (not every table everywhere)."""
-        if self.draining:
+    async def _adopt(self, playing: list[str]) -> None:
+        """Follow the tables in play nobody drives, once their lease is ours (not every table
+        everywhere): the leases of those not loaded here asked for in one round trip."""
+        table_ids = [t for t in playing if self.tables.get(t) is None]
+        if self.draining or not table_ids:
             return
         owner, ttl = self.settings.node_id, self.settings.lease_ms
-        if await self.store.acquire_lease(table_id, owner, ttl):
-            with contextlib.suppress(TableError):
-                await self.tables.runtime(table_id)
+        held = await self.store.acquire_leases(table_ids, owner, ttl)
+        for table_id, ours in zip(table_ids, held, strict=True):
+            if ours:
+                with contextlib.suppress(TableError):
+                    await self.tables.runtime(table_id)
 
     async def release_all(self) -> None:
         """Hand every lease over (draining): another node adopts the tables."""

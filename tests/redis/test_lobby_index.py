@@ -264,3 +264,18 @@ async def test_tables_stored_before_the_lists_enter_them_when_a_node_starts(
         assert await new.index_old_tables() == 0  # once per store
     finally:
         await new.close()
+
+
+async def test_a_table_in_play_found_expired_leaves_the_playing_list(redis_url: str) -> None:
+    """Else every node's lease sweep would try to adopt it for ever."""
+    store = await RedisStore.connect(redis_url)
+    try:
+        data = table("t1", 1)
+        await store.create(data)
+        await store.commit(changed(data, status="playing"), [])
+        assert await store.playing_tables() == ["t1"]
+        await store.client.delete(keys.state("t1"))  # its TTL ran out
+        assert await store.playing_tables() == []
+        assert await lists(store, "t1") == []
+    finally:
+        await store.close()

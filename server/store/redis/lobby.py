@@ -79,15 +79,24 @@ class RedisLobby(RedisCalls):
 
     async def lobby_page(self, listing: str, after: str, limit: int) -> list[LineEntry]:
         found = await self._members(listing, "(" + after if after else "-", "+", limit)
-        ids = [li.table_of(member) for member in found]
-        lines = await self._each_table(self._line, keys.state, ids, [])
         page: list[LineEntry] = []
-        for member, (summary, lists) in zip(found, lines, strict=True):
-            if summary is None:  # gone (expired): it leaves every list
-                await self._sync(member, [], 0)
-            shown = summary is not None and listing in lists.decode().split()
-            page.append((member, m.TableSummary.model_validate_json(summary) if shown else None))
+        for member, summary in zip(found, await self._lines(listing, found), strict=True):
+            shown = m.TableSummary.model_validate_json(summary) if summary else None
+            page.append((member, shown))
         return page
+
+    async def _lines(self, listing: str, members: list[str]) -> list[bytes | None]:
+        """The summary of each table of ``members`` still in ``listing`` (else None), read
+        in one round trip; the tables found gone (expired) leave every list."""
+        ids = [li.table_of(member) for member in members]
+        lines = await self._each_table(self._line, keys.state, ids, [])
+        found: list[bytes | None] = []
+        for member, (summary, lists) in zip(members, lines, strict=True):
+            if summary is None:
+                await self._sync(member, [], 0)
+            listed = summary is not None and listing in lists.decode().split()
+            found.append(summary if listed else None)
+        return found
 
     async def lobby_count(self, listing: str) -> int:
         count: int = await self.call(lambda: self.client.zcard(keys.lobby_list(listing)), "lobby")
@@ -95,7 +104,8 @@ class RedisLobby(RedisCalls):
 
     async def lobby_ids(self, listing: str, before: str = "") -> list[str]:
         found = await self._members(listing, "-", "(" + before if before else "+", None)
-        return [li.table_of(member) for member in found]
+        lines = await self._lines(listing, found)
+        return [li.table_of(m) for m, line in zip(found, lines, strict=True) if line is not None]
 
     async def _members(self, listing: str, low: str, high: str, limit: int | None) -> list[str]:
         name = keys.lobby_list(listing)
