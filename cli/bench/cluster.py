@@ -168,8 +168,12 @@ def measure(site: Site, args: argparse.Namespace) -> dict[str, Any]:
             "share_of_actions": round(a / total, 3),
             "actions": int(a),
             "cpu_cores_busy": round(c / wall, 2),
+            "lease_handovers": int(
+                after.get("tarot_lease_handovers_total", 0)
+                - was.get("tarot_lease_handovers_total", 0)
+            ),
         }
-        for c, a in zip(used, applied, strict=True)
+        for c, a, after, was in zip(used, applied, scraped, before["scraped"], strict=True)
     ]
     result["cpu_seconds_per_1000_actions_all_nodes"] = round(1000 * sum(used) / total, 3)
     result["redis_shards"] = [

@@ -141,10 +141,14 @@ class Leases:
 
     async def _unload_idle(self) -> None:
         """Let go of tables that no local connection follows and that this node does not
-        drive, once quiet for ``unload_idle_seconds``: they load again on first use."""
+        drive, once quiet for ``unload_idle_seconds``, or at once when their seated players
+        are all on other nodes (one created here, played there: following it, this node
+        would hear every change for nothing). They load again on first use."""
         quiet = time.monotonic() - self.settings.unload_idle_seconds
         for runtime in self.tables:
-            if not runtime.subscribers and not runtime.driving and runtime.quiet_since < quiet:
+            if runtime.subscribers or runtime.driving:
+                continue
+            if runtime.quiet_since < quiet or self._elsewhere(runtime):
                 if self.tables.get(runtime.table_id) is runtime:
                     await self.tables.forget(runtime)
 

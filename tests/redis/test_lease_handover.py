@@ -1,6 +1,7 @@
 """Issue 25: a table driven by a node that holds none of its seats (it was created there,
 or that node took its lease first) is handed to the node its seated players are on, so
-that AI turns are not relayed through Redis to them."""
+that AI turns are not relayed through Redis to them, and the first node stops following
+it."""
 
 from __future__ import annotations
 
@@ -54,6 +55,9 @@ async def test_the_driver_moves_to_the_node_of_the_tables_seats(
         while await lease_holder(redis_url, table_id) != "b":
             await asyncio.sleep(0.1)
     assert a.node.metrics.lease_handovers._value.get() == 1
+    async with asyncio.timeout(10):  # and a no longer follows it: it would hear every change
+        while a.node.tables.get(table_id) is not None:
+            await asyncio.sleep(0.1)
     await alice.until(is_event("turn"))  # play goes on, driven by b
     await creator.close()
     await alice.close()
