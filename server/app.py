@@ -26,7 +26,7 @@ from websockets.typing import Subprotocol
 
 from protocol import SUBPROTOCOLS
 from protocol import models as m
-from server.net.admin import Admin
+from server.net.admin import Admin, news
 from server.net.admin_http import serve_admin
 from server.net.api_limits import ApiLimits
 from server.net.connection import Connection
@@ -145,6 +145,7 @@ class App:
             server_header=http.SERVER_HEADER,
         )
         app = cls(node, server)
+        node.watch.on_news = lambda before, after: news(app.connections, before, after)
         if settings.admin_port is not None:
             admin = Admin(node, lambda: list(app.connections), app.stop_requested.set)
             app.admin_server = await serve_admin(

@@ -73,6 +73,11 @@ class Metrics:
         self.lease_takeovers = Counter(
             "tarot_lease_takeovers", "tables whose driver this node took on", registry=r
         )
+        self.lease_handovers = Counter(
+            "tarot_lease_handovers",
+            "tables whose driver this node handed to the node holding all their seats",
+            registry=r,
+        )
         self.tables_created = Counter("tarot_tables_created", "tables created", registry=r)
         self.tables_loaded = Gauge(
             "tarot_tables_loaded", "table runtimes this node holds in memory", registry=r

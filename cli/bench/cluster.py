@@ -8,10 +8,9 @@ with the shipped ``deploy/nginx.conf`` (``balancer``), and the bot clients of
 For each configuration it prints actions/s, p50/p99, each node's CPU seconds
 per 1,000 actions (/proc) and its share of the actions, each Redis shard's
 CPU (``INFO cpu``) and nginx's. Then, with one node, the lobby as tables grow
-(``lobby_probe``): the time of a ``list_tables`` page whose node reads the
-store's whole list, and which Redis shards that read touches (``INFO
-commandstats``): the lobby index is one key (``ZRANGE``), each table is read
-on its own shard.
+(``lobby_probe``): the time of a ``list_tables`` page, and which Redis shards
+it touches (``INFO commandstats``): the lobby's list is one key read a page at
+a time (``ZRANGEBYLEX``), each table of the page read on its own shard.
 
 Where the kernel has no ``netem`` (this machine's), the hosts talk over veth
 with no latency added: the output says so.
@@ -169,8 +168,12 @@ def measure(site: Site, args: argparse.Namespace) -> dict[str, Any]:
             "share_of_actions": round(a / total, 3),
             "actions": int(a),
             "cpu_cores_busy": round(c / wall, 2),
+            "lease_handovers": int(
+                after.get("tarot_lease_handovers_total", 0)
+                - was.get("tarot_lease_handovers_total", 0)
+            ),
         }
-        for c, a in zip(used, applied, strict=True)
+        for c, a, after, was in zip(used, applied, scraped, before["scraped"], strict=True)
     ]
     result["cpu_seconds_per_1000_actions_all_nodes"] = round(1000 * sum(used) / total, 3)
     result["redis_shards"] = [
@@ -219,7 +222,7 @@ def lobby(site: Site, counts: list[int]) -> list[dict[str, Any]]:
                 "node_cpu_ms_per_list_read": round(1000 * node_used / LOBBY_PAGES, 1),
                 "shards": [
                     {
-                        "lobby_key_reads": c.get("zrange", 0),
+                        "lobby_key_reads": c.get("zrange", 0) + c.get("zrangebylex", 0),
                         "table_reads": sum(v for k, v in c.items() if k.startswith("eval")),
                         "calls_per_list_read": round(sum(c.values()) / LOBBY_PAGES),
                         "cpu_ms_per_list_read": round(1000 * s / LOBBY_PAGES, 1),

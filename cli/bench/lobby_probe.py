@@ -4,10 +4,11 @@
 (waiting, public) tables as a node's ``create_table`` would (the store's own
 ``create``: the table's keys and its entry in the lobby index).
 ``python -m cli.bench.lobby_probe page WS_URL PAGES`` asks for the lobby's
-first page PAGES times through the balancer, each after the node's cached list
-has expired (``server.node.lobby.REFRESH_SECONDS``: that page reads the whole
-list from the store), then once more from the cache, and prints the times (ms)
-and the refusals (a read past the store's time-out is ``unavailable``).
+first page PAGES times through the balancer, each a little more than
+``server.node.lobby.REFRESH_SECONDS`` after the last (a lobby that cached the
+store's whole list for that long read it again then), then once more at
+once, and prints the times (ms) and the refusals (a read past the store's
+time-out is ``unavailable``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from websockets.asyncio.client import connect
 from protocol import models as m
 from server.clock import now_ms
 from server.node.lobby import REFRESH_SECONDS
+from server.store.base import StaleVersion, StoreUnavailable
 from server.store.redis.store import RedisStore
 from server.table.data import TableData, new_table_id
 
@@ -42,9 +44,23 @@ async def fill(url: str, count: int) -> None:
                 TableData(table_id=new_table_id(), options=m.TableOptions(), created_ms=created + i)
                 for i in range(start, min(count, start + BATCH))
             ]
-            await asyncio.gather(*(store.create(t) for t in tables))
+            await asyncio.gather(*(_create(store, t) for t in tables))
     finally:
         await store.close()
+
+
+async def _create(store: RedisStore, table: TableData) -> None:
+    """Store ``table``, again after a failure (a loaded machine's Redis connects late)."""
+    for attempt in range(5):
+        try:
+            await store.create(table)
+            return
+        except StaleVersion:
+            return  # the failed attempt had landed
+        except StoreUnavailable:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(1.0)
 
 
 async def page(url: str, pages: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from protocol import models as m
 from server.node.node import Node
+from server.store.shared import Decisions
 from server.table import closing
 from server.table.refusals import TableError
 
@@ -42,7 +43,6 @@ class Admin:
         self.node = node
         self.connections = connections
         self.drain = drain
-        self._closing: set[asyncio.Task[None]] = set()
 
     async def handle(self, method: str, path: str, headers: dict[str, str], body: Any) -> Answer:
         token = self.node.settings.admin_token or ""
@@ -69,16 +69,16 @@ class Admin:
             case "POST", "/admin/disconnect":
                 return HTTPStatus.OK, {"disconnected": self._disconnect(*_who(body), "admin")}
             case "GET", "/admin/bans":
-                return HTTPStatus.OK, self.node.moderation.bans()
+                return HTTPStatus.OK, await self.node.moderation.bans()
             case "POST", "/admin/bans":
-                return HTTPStatus.OK, self._ban(body)
+                return HTTPStatus.OK, await self._ban(body)
             case "POST", "/admin/unban":
                 player, address = _who(body)
-                found = self.node.moderation.unban(player=player, address=address)
+                found = await self.node.moderation.unban(player=player, address=address)
                 self._done("unban", "unbanned %s", player or address)
                 return HTTPStatus.OK, {"unbanned": found}
             case "POST", "/admin/announce":
-                return HTTPStatus.OK, self._announce(body)
+                return HTTPStatus.OK, await self._announce(body)
             case "POST", "/admin/drain":
                 self._done("drain", "draining the node")
                 self.drain()
@@ -102,45 +102,73 @@ class Admin:
         return HTTPStatus.OK, inspect(runtime.data)
 
     def _disconnect(self, player: str | None, address: str | None, why: str) -> int:
-        gone = [c for c in self.connections() if _is(c, player, address)]
-        bye = m.Bye(reason=why, message="the server's operator closed this connection")
-        for connection in gone:
-            connection.send(bye)
-            # After the bye (the outbox writes it at the end of this loop turn).
-            closing_task = asyncio.get_running_loop().create_task(connection.ws.close(1008, why))
-            self._closing.add(closing_task)
-            closing_task.add_done_callback(self._closing.discard)
+        gone = disconnect(self.connections(), player, address, why)
         if why == "admin":
             self._done(
                 "disconnect", "disconnected %s (%d connections)", player or address, len(gone)
             )
         return len(gone)
 
-    def _ban(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def _ban(self, body: dict[str, Any]) -> dict[str, Any]:
         player, address = _who(body)
         seconds = body.get("seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
             raise ValueError("seconds: how long the ban lasts, a number")
         if not 0 < seconds <= MAX_BAN_SECONDS:
             raise ValueError(f"seconds must be 1-{MAX_BAN_SECONDS}")
-        until = self.node.moderation.ban(player=player, address=address, seconds=seconds)
+        until = await self.node.moderation.ban(player=player, address=address, seconds=seconds)
         closed = self._disconnect(player, address, "banned")
         self._done("ban", "banned %s for %d s", player or address, seconds)
         return {"until": until, "disconnected": closed}
 
-    def _announce(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def _announce(self, body: dict[str, Any]) -> dict[str, Any]:
         message = body.get("message")
         if not isinstance(message, str) or not 0 < len(message) <= 500:
             raise ValueError("message: the announcement, 1-500 characters")
         maintenance = body.get("maintenance", True)
-        self.node.moderation.maintenance = message if maintenance else None
+        await self.node.moderation.announce(message if maintenance else None)
         self.node.metrics.maintenance.set(1 if maintenance else 0)
-        notice = m.Error(code="maintenance", message=message)
-        reached = list(self.connections())
-        for connection in reached:
-            connection.send(notice)
+        reached = announce(self.connections(), message)
         self._done("announce", "announced %r to %d connections", message, len(reached))
         return {"reached": len(reached), "maintenance": bool(maintenance)}
+
+
+def announce(connections: Collection[Connection], message: str) -> list[Connection]:
+    """Send the announcement to every connection; those reached."""
+    notice = m.Error(code="maintenance", message=message)
+    reached = list(connections)
+    for connection in reached:
+        connection.send(notice)
+    return reached
+
+
+_closing: set[asyncio.Task[None]] = set()  # the loop keeps only a weak reference to a task
+
+
+def disconnect(
+    connections: Collection[Connection], player: str | None, address: str | None, why: str
+) -> list[Connection]:
+    """Say ``bye`` to the connections of ``player`` or from ``address``, and close them."""
+    gone = [c for c in connections if _is(c, player, address)]
+    bye = m.Bye(reason=why, message="the server's operator closed this connection")
+    for connection in gone:
+        connection.send(bye)
+        # After the bye (the outbox writes it at the end of this loop turn).
+        closing_task = asyncio.get_running_loop().create_task(connection.ws.close(1008, why))
+        _closing.add(closing_task)
+        closing_task.add_done_callback(_closing.discard)
+    return gone
+
+
+def news(connections: Collection[Connection], before: Decisions, after: Decisions) -> None:
+    """Another node's decisions, for this node's connections: a new announcement is
+    sent, the players and addresses newly banned are disconnected."""
+    if after.maintenance is not None and after.maintenance != before.maintenance:
+        announce(connections, after.maintenance)
+    for key in after.bans["player"].keys() - before.bans["player"].keys():
+        disconnect(connections, key, None, "banned")
+    for key in after.bans["address"].keys() - before.bans["address"].keys():
+        disconnect(connections, None, key, "banned")
 
 
 def _who(body: dict[str, Any]) -> tuple[str | None, str | None]:

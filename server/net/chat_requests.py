@@ -131,10 +131,9 @@ async def handle(conn: Connection, message: SocialMessage) -> None:
 
 
 def online(conn: Connection, re: m.RequestId | None) -> None:
-    """After ``tables``, to a version 2 connection: how many connections this node has."""
+    """After ``tables``, to a version 2 connection: how many connections every node has."""
     if conn.version >= 2:
-        count = conn.node.metrics.registry.get_sample_value("tarot_connections") or 0
-        conn.send(m.Online(count=int(count), re=re))
+        conn.send(m.Online(count=conn.node.watch.online(), re=re))
 
 
 async def _chat(conn: Connection, chat: m.Chat) -> None:

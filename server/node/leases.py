@@ -26,6 +26,7 @@ from .runtime import Build, TableRuntime
 from .tables import Tables
 
 log = logging.getLogger("tarot.node")
+HANDED_QUIET = 60.0  # seconds: a table handed over is not handed over again meanwhile
 
 
 def away(seat: int, session: int) -> Build:
@@ -46,6 +47,7 @@ class Leases:
         self.draining = False
         self._suspects: set[str] = set()  # nodes whose heartbeat was missing last sweep
         self._others: set[str] = set()  # playing tables another node drove at the last sweep
+        self._handed: dict[str, float] = {}  # tables handed over -> when (``_hand_over``)
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -90,9 +92,7 @@ class Leases:
             await asyncio.sleep(period)
             start = time.perf_counter()
             with contextlib.suppress(StoreError):
-                for table_id in await self.store.playing_tables():
-                    if self.tables.get(table_id) is None:
-                        await self._adopt(table_id)
+                await self._adopt(await self.store.playing_tables())
             playing = []
             for runtime in self.tables:
                 if runtime.data.status == "playing":
@@ -141,16 +141,24 @@ class Leases:
 
     async def _unload_idle(self) -> None:
         """Let go of tables that no local connection follows and that this node does not
-        drive, once quiet for ``unload_idle_seconds``: they load again on first use."""
+        drive, once quiet for ``unload_idle_seconds``, or at once when their seated players
+        are all on other nodes (one created here, played there: following it, this node
+        would hear every change for nothing). They load again on first use."""
         quiet = time.monotonic() - self.settings.unload_idle_seconds
         for runtime in self.tables:
-            if not runtime.subscribers and not runtime.driving and runtime.quiet_since < quiet:
+            if runtime.subscribers or runtime.driving:
+                continue
+            if runtime.quiet_since < quiet or self._elsewhere(runtime):
                 if self.tables.get(runtime.table_id) is runtime:
                     await self.tables.forget(runtime)
 
     async def _renew(self, runtimes: list[TableRuntime]) -> None:
         """Renew (or take) the leases of these tables, all in one round trip."""
         if self.draining or not runtimes:
+            return
+        handed = await self._hand_over(runtimes)
+        runtimes = [runtime for runtime in runtimes if runtime not in handed]
+        if not runtimes:
             return
         ids = [runtime.table_id for runtime in runtimes]
         owner, ttl = self.settings.node_id, self.settings.lease_ms
@@ -170,14 +178,54 @@ class Leases:
                     others.add(runtime.table_id)
         self._others = others
 
-    async def _adopt(self, table_id: str) -> None:
-        """Follow a table nobody drives, once its lease is ours (not every table everywhere)."""
-        if self.draining:
+    async def _hand_over(self, runtimes: list[TableRuntime]) -> list[TableRuntime]:
+        """Let go of the tables we drive whose seated players are all on other nodes.
+
+        A balancer sends a table's seats to one node (the WebSocket path names the
+        table), but the table may have been created, or first driven, elsewhere: the
+        driver then sent every AI turn's events through Redis to the seats' node. Let
+        go, that node takes the lease at its next sweep; if it does not (it drains,
+        or it died), we take it back at ours, and do not let go again for a while.
+        """
+        now = time.monotonic()
+        self._handed = {t: at for t, at in self._handed.items() if now - at < HANDED_QUIET}
+        going = [r for r in runtimes if r.driving and self._elsewhere(r)]
+        going = [r for r in going if r.table_id not in self._handed]
+        if not going:
+            return []
+        try:
+            await self.store.release_leases([r.table_id for r in going], self.settings.node_id)
+        except StoreError:
+            return []
+        for runtime in going:
+            runtime.stop_driving()
+            self._handed[runtime.table_id] = now
+            self.metrics.lease_handovers.inc()
+            log.info("table %s: its driver handed to its seats' node", runtime.table_id)
+        return going
+
+    def _elsewhere(self, runtime: TableRuntime) -> bool:
+        """Whether the table's seated players are all connected through other nodes."""
+        me = self.settings.node_id
+        nodes = {
+            seat.node
+            for seat in runtime.data.seats
+            if seat.occupant == "human" and seat.dropped_at_ms is None
+        }
+        return bool(nodes) and "" not in nodes and me not in nodes
+
+    async def _adopt(self, playing: list[str]) -> None:
+        """Follow the tables in play nobody drives, once their lease is ours (not every table
+        everywhere): the leases of those not loaded here asked for in one round trip."""
+        table_ids = [t for t in playing if self.tables.get(t) is None]
+        if self.draining or not table_ids:
             return
         owner, ttl = self.settings.node_id, self.settings.lease_ms
-        if await self.store.acquire_lease(table_id, owner, ttl):
-            with contextlib.suppress(TableError):
-                await self.tables.runtime(table_id)
+        held = await self.store.acquire_leases(table_ids, owner, ttl)
+        for table_id, ours in zip(table_ids, held, strict=True):
+            if ours:
+                with contextlib.suppress(TableError):
+                    await self.tables.runtime(table_id)
 
     async def release_all(self) -> None:
         """Hand every lease over (draining): another node adopts the tables."""

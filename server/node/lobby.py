@@ -1,20 +1,19 @@
 """The lobby: which tables exist, who may create one, and when a table nobody sits at goes.
 
-Cheap whatever the number of tables: the store's list (every node's tables)
-is read at most once per ``REFRESH_SECONDS`` however many connections ask,
-kept sorted, and each ``list_tables`` filters it and answers one page. The
+Cheap whatever the number of tables: the store keeps the lobby's lists, ordered
+by creation, each table's summary beside it (``server.store.lobby_index``), so
+``list_tables`` reads one page of one list: O(page size), not O(tables). The
 tables this node runs are shown as they are now (seats, spectators).
 
 Creating tables is bounded three ways (each 0 for no limit): the open tables
-of one connection, of one client address on this node, and of the whole store.
-A waiting table nobody sits at is closed and removed ``empty_table_seconds``
-after its creation.
+of one connection, of one client address on this node, and of the whole store
+(its count read at most once per ``REFRESH_SECONDS``). A waiting table nobody
+sits at is closed and removed ``empty_table_seconds`` after its creation.
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
 import contextlib
 import logging
 import time
@@ -22,10 +21,10 @@ import time
 from protocol import models as m
 from server.clock import now_ms
 from server.settings import Settings
+from server.store import lobby_index as li
 from server.store.base import StoreError, TableStore, unavailable
 from server.table import request_keys
 from server.table import transitions as tr
-from server.table.data import TableData
 from server.table.refusals import TableError
 
 from .moderation import Moderation
@@ -37,36 +36,6 @@ REFRESH_SECONDS = 1.0
 SWEEP_SECONDS = 5.0
 PAGE_DEFAULT = 50
 PENDING = "pending:"  # not a table id (":" is not allowed in one)
-
-Key = tuple[int, str]
-
-
-def key_of(data: TableData) -> Key:
-    return (data.created_ms, data.table_id)
-
-
-def cursor_of(key: Key) -> str:
-    return f"{key[0]}.{key[1]}"
-
-
-def key_of_cursor(cursor: str) -> Key:
-    created, _, table_id = cursor.partition(".")
-    if not created.isdigit() or not table_id:
-        raise tr.TableRefused("bad_cursor", f"{cursor!r} is not a lobby cursor from this server")
-    return (int(created), table_id)
-
-
-def is_open(data: TableData) -> bool:
-    """Listed: public and not finished."""
-    return not data.options.private and data.status != "finished"
-
-
-def has_open_seat(data: TableData) -> bool:
-    """A seat a newcomer may take now: an empty one, or the AI's between deals."""
-    if data.status == "waiting":
-        return any(s.occupant == "empty" for s in data.seats)
-    between_deals = data.deal is None or data.phase == "done"
-    return between_deals and any(s.occupant != "human" for s in data.seats)
 
 
 class Lobby:
@@ -81,9 +50,6 @@ class Lobby:
         self.settings = settings
         self.tables = tables
         self.moderation = moderation or Moderation()  # a maintenance refuses new tables
-        self._tables: list[TableData] = []  # the open tables, sorted by key_of
-        self._keys: list[Key] = []
-        self._waiting: list[TableData] = []  # every waiting table, private ones too (sweep)
         self._open_count = 0  # open tables, private ones too (the server-wide limit)
         self._pending = 0
         self._read_at = -REFRESH_SECONDS
@@ -93,57 +59,62 @@ class Lobby:
 
     # ------------------------------------------------------------ the list
 
-    async def _fresh(self) -> list[TableData]:
-        """The store's open tables, read again when older than REFRESH_SECONDS."""
+    async def _count(self) -> None:
+        """The store's count of open tables, read again when older than REFRESH_SECONDS."""
         if time.monotonic() - self._read_at < REFRESH_SECONDS:
-            return self._tables
+            return
         async with self._reading:  # many callers, one read
             if time.monotonic() - self._read_at >= REFRESH_SECONDS:
                 try:
-                    tables = await self.store.list_tables()
+                    self._open_count = await self.store.lobby_count(li.LIVE)
                 except StoreError as e:
                     raise unavailable(e) from e
-                self._tables = sorted((t for t in tables if is_open(t)), key=key_of)
-                self._keys = [key_of(t) for t in self._tables]
-                self._waiting = [t for t in tables if t.status == "waiting"]
-                self._open_count = sum(1 for t in tables if t.status != "finished")
                 self._read_at = time.monotonic()
-        return self._tables
-
-    def _current(self, data: TableData) -> TableData:
-        runtime = self.tables.get(data.table_id)
-        return runtime.data if runtime is not None else data
 
     async def page(self, query: m.ListTables) -> m.Tables:
         """One page of the open tables matching ``query``, oldest first."""
-        tables = await self._fresh()
-        start = 0
-        if query.after is not None:
-            start = bisect.bisect_right(self._keys, key_of_cursor(query.after))
+        listing = li.listing(query.open_seats, query.ai_level)
+        after = li.member_of_cursor(query.after) if query.after is not None else ""
         limit = query.limit or PAGE_DEFAULT
         found: list[m.TableSummary] = []
-        last: Key | None = None
-        for data in tables[start:]:
-            current = self._current(data)
-            if not self._matches(current, query):
-                continue
-            if len(found) == limit:
-                return m.Tables(tables=found, next=cursor_of(last) if last else None, re=query.id)
-            found.append(self._summary(current))
-            last = key_of(current)
-        return m.Tables(tables=found, next=None, re=query.id)
+        last = after
+        while True:
+            asked = limit + 1 - len(found)
+            try:
+                entries = await self.store.lobby_page(listing, after, asked)
+            except StoreError as e:
+                raise unavailable(e) from e
+            for member, stored in entries:
+                summary = self._current(li.table_of(member), stored, query)
+                if summary is None:
+                    continue
+                if len(found) == limit:
+                    return m.Tables(tables=found, next=li.cursor_of(last), re=query.id)
+                found.append(summary)
+                last = member
+            if len(entries) < asked:
+                return m.Tables(tables=found, next=None, re=query.id)
+            after = entries[-1][0]
+
+    def _current(
+        self, table_id: str, stored: m.TableSummary | None, query: m.ListTables
+    ) -> m.TableSummary | None:
+        """The table's summary as this node knows it now, if it matches ``query``."""
+        runtime = self.tables.get(table_id)
+        if runtime is None:
+            return stored
+        if not self._matches(runtime, query):
+            return None
+        return runtime.summary()
 
     @staticmethod
-    def _matches(data: TableData, query: m.ListTables) -> bool:
-        if not is_open(data):
+    def _matches(runtime: TableRuntime, query: m.ListTables) -> bool:
+        data = runtime.data
+        if not li.is_open(data):
             return False
         if query.ai_level is not None and data.options.ai_level != query.ai_level:
             return False
-        return not query.open_seats or has_open_seat(data)
-
-    def _summary(self, data: TableData) -> m.TableSummary:
-        runtime = self.tables.get(data.table_id)
-        return runtime.summary() if runtime is not None else data.summary()
+        return not query.open_seats or li.has_open_seat(data)
 
     # ------------------------------------------------------------ creating
 
@@ -165,7 +136,7 @@ class Lobby:
                 request_keys.same_table(made.data, options)
                 return made  # answered before: that answer was lost
         if settings.max_tables:
-            await self._fresh()
+            await self._count()
         self._check(created, settings.tables_per_connection, "this connection")
         mine = self._by_address.setdefault(address, set())
         self._check(mine, settings.tables_per_address, f"address {address}")
@@ -187,12 +158,6 @@ class Lobby:
         finally:
             created.discard(place)
             mine.discard(place)
-        self._waiting.append(runtime.data)
-        at = bisect.bisect_left(self._keys, key_of(runtime.data))
-        listed = self._keys[at : at + 1] == [key_of(runtime.data)]  # made by a first try
-        if is_open(runtime.data) and not listed:  # listed at once here, before the next read
-            self._keys.insert(at, key_of(runtime.data))
-            self._tables.insert(at, runtime.data)
         created.add(runtime.table_id)
         mine.add(runtime.table_id)
         return runtime
@@ -240,12 +205,12 @@ class Lobby:
     async def sweep(self) -> int:
         """Close and remove the waiting tables nobody sat at in time. Returns how many."""
         empty_ms = int(self.settings.empty_table_seconds * 1000)
-        await self._fresh()
-        candidates = [t for t in self._waiting if tr.is_unattended(t, now_ms(), empty_ms)]
+        before = li.created_before(now_ms() - empty_ms + 1)
+        candidates = set(await self.store.lobby_ids(li.IDLE, before))
         local = [r.data for r in self.tables]
-        candidates += [t for t in local if tr.is_unattended(t, now_ms(), empty_ms)]
+        candidates.update(t.table_id for t in local if tr.is_unattended(t, now_ms(), empty_ms))
         removed = 0
-        for table_id in {t.table_id for t in candidates}:
+        for table_id in candidates:
             removed += await self._remove(table_id, empty_ms)
         if removed:
             self._read_at = -REFRESH_SECONDS

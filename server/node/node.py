@@ -28,6 +28,7 @@ from .rematch_timers import RematchTimers
 from .review_limits import PlayerLimits
 from .reviews import Reviews
 from .runtime import TableRuntime, TableServices
+from .shared_watch import SharedWatch
 from .tables import Tables
 
 if TYPE_CHECKING:
@@ -95,7 +96,8 @@ class Node:
         self.metrics.draining.set_function(lambda: float(self.leases.draining))
         if archive is not None:
             self.metrics.watch_history(archive.writer)
-        self.moderation = Moderation()  # maintenance and bans (the admin API)
+        self.moderation = Moderation(store.shared())  # maintenance and bans (the admin API)
+        self.watch = SharedWatch(self.moderation, settings, self.metrics)  # and ``online``
         self.lobby = Lobby(store, settings, self.tables, self.moderation)
         self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
         self.rematches = RematchTimers(self.tables)  # rematch offers closed on time
@@ -114,6 +116,7 @@ class Node:
     # ------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
+        await self.watch.start()
         await self.leases.start()
         self.lobby.start()
         self.quickplay.start()
@@ -126,6 +129,7 @@ class Node:
         if self.duplicates is not None:
             await self.duplicates.stop()
         await self.lobby.stop()
+        await self.watch.stop()
         await self.leases.stop()
         await self.tables.stop()
         await self.leases.release_on_stop()

@@ -17,7 +17,10 @@ from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 from server.table.refusals import TableUnavailable
 
+from .shared import Shared
+
 if TYPE_CHECKING:
+    from protocol import models as m
     from server.metrics import Metrics
 
 EVENT_LOG_LIMIT = 2000  # events kept per table for reconnection catch-up
@@ -89,14 +92,33 @@ class TableStore(Protocol):
         """Events after ``seq``, or None when some of them are no longer kept."""
         ...
 
-    async def list_tables(self) -> list[TableData]: ...
+    async def list_tables(self) -> list[TableData]:
+        """Every table (reads them all: the lobby reads its lists instead)."""
+        ...
+
+    async def lobby_page(
+        self, listing: str, after: str, limit: int
+    ) -> list[tuple[str, m.TableSummary | None]]:
+        """Up to ``limit`` entries of the lobby's list ``listing`` after the member ``after``
+        ('' from the first), in order, each with the table's summary (no spectators), or
+        None when the table is found no longer in that list (``server.store.lobby_index``)."""
+        ...
+
+    async def lobby_count(self, listing: str) -> int:
+        """How many tables the lobby's list ``listing`` holds."""
+        ...
+
+    async def lobby_ids(self, listing: str, before: str = "") -> list[str]:
+        """The ids of the tables of the list ``listing`` whose member is below ``before``
+        ('' for all of them)."""
+        ...
 
     async def delete(self, table_id: str) -> None:
         """Forget a table and its events (a closed table nobody sat at)."""
         ...
 
     async def playing_tables(self) -> list[str]:
-        """The ids of the tables in play (cheap: the lease sweep asks every few seconds)."""
+        """The ids of the tables in play (their list: the lease sweep asks every few seconds)."""
         ...
 
     async def subscribe(self, table_id: str, listener: Listener) -> None: ...
@@ -140,6 +162,10 @@ class TableStore(Protocol):
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Deal review limits counted for every node sharing this store; None when the
         store is this process's alone (the node counts for itself)."""
+        ...
+
+    def shared(self) -> Shared:
+        """What the nodes sharing this store decide and count together (``shared``)."""
         ...
 
     def ticket_queue(self) -> TicketStore:

@@ -8,6 +8,7 @@ they would over pub/sub.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import marshal
 import time
 from collections.abc import Callable
@@ -18,9 +19,12 @@ from server.queue.tickets import TicketStore
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
+from . import lobby_index as li
 from .base import EVENT_LOG_LIMIT, Listener, ReviewLimits, StaleVersion
+from .shared import MemoryShared, Shared
 
 if TYPE_CHECKING:
+    from protocol import models as m
     from server.metrics import Metrics
 
 
@@ -74,13 +78,36 @@ class MemoryStore:
         self._listeners: dict[str, list[Listener]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._tickets = MemoryTickets()
+        self._shared = MemoryShared()
         self._alive: dict[str, float] = {}
+        self._lists: dict[str, list[str]] = {name: [] for name in li.LISTS}  # sorted members
+        self._lines: dict[str, tuple[str, list[str]]] = {}  # table id -> member, lists
+
+    def _index(self, table: TableData) -> None:
+        """Put ``table`` in the lobby's lists it belongs to, and in those only."""
+        line = (li.member(table), li.lists_of(table))
+        known = self._lines.pop(table.table_id, None)
+        if known == line:
+            self._lines[table.table_id] = line
+            return
+        if known is not None:
+            self._unindex(*known)
+        for name in line[1]:
+            bisect.insort(self._lists[name], line[0])
+        if line[1]:
+            self._lines[table.table_id] = line
+
+    def _unindex(self, member: str, lists: list[str]) -> None:
+        for name in lists:
+            members = self._lists[name]
+            del members[bisect.bisect_left(members, member)]
 
     async def create(self, table: TableData) -> None:
         if table.table_id in self._tables:
             raise StaleVersion(f"table {table.table_id} exists")
         self._tables[table.table_id] = table
         self._events[table.table_id] = _EventLog()
+        self._index(table)
 
     async def load(self, table_id: str) -> TableData | None:
         return self._tables.get(table_id)
@@ -93,6 +120,8 @@ class MemoryStore:
             or (table.parent and current.commit != table.parent)
         ):
             raise StaleVersion(f"table {table.table_id} changed")
+        if li.summary_changed(current, table):
+            self._index(table)
         self._tables[table.table_id] = table
         self._events[table.table_id].extend(events)
         update = Update(table, events)
@@ -114,14 +143,33 @@ class MemoryStore:
     async def list_tables(self) -> list[TableData]:
         return list(self._tables.values())
 
+    async def lobby_page(
+        self, listing: str, after: str, limit: int
+    ) -> list[tuple[str, m.TableSummary | None]]:
+        members = self._lists[listing]
+        start = bisect.bisect_right(members, after) if after else 0
+        page = members[start : start + limit]
+        return [(member, self._tables[li.table_of(member)].summary()) for member in page]
+
+    async def lobby_count(self, listing: str) -> int:
+        return len(self._lists[listing])
+
+    async def lobby_ids(self, listing: str, before: str = "") -> list[str]:
+        members = self._lists[listing]
+        end = bisect.bisect_left(members, before) if before else len(members)
+        return [li.table_of(member) for member in members[:end]]
+
     async def delete(self, table_id: str) -> None:
+        line = self._lines.pop(table_id, None)
+        if line is not None:
+            self._unindex(*line)
         self._tables.pop(table_id, None)
         self._events.pop(table_id, None)
         self._listeners.pop(table_id, None)
         self._leases.pop(table_id, None)
 
     async def playing_tables(self) -> list[str]:
-        return [t.table_id for t in self._tables.values() if t.status == "playing"]
+        return await self.lobby_ids(li.PLAYING)
 
     async def subscribe(self, table_id: str, listener: Listener) -> None:
         self._listeners.setdefault(table_id, []).append(listener)
@@ -171,6 +219,9 @@ class MemoryStore:
 
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         return None  # one process: the node counts its players itself
+
+    def shared(self) -> Shared:
+        return self._shared
 
     def ticket_queue(self) -> TicketStore:
         return self._tickets

@@ -4,7 +4,9 @@ Every key of a table carries the hash tag ``{table:ID}``, so that all of one
 table's keys sit in one Redis Cluster slot: a Lua script may touch them all
 atomically, and the table's pub/sub channel (sharded, ``SPUBLISH``) lives on
 the same shard. Only the lobby index is global; on a cluster it sits in the
-slot of its own name, which is fine: it is written once per table.
+slot of its own name, which is fine: it is written once per table. So are the
+lobby's lists (one slot, ``{lobby}``): written when a table's line in the lobby
+changes (a seat taken, a deal started), read one page at a time.
 
     {table:ID}:state    hash: head (TableData JSON but for the fields below), version, seq,
                         commit (last commit id), status, commits, deadline (redis_tables);
@@ -15,6 +17,9 @@ slot of its own name, which is fine: it is written once per table.
     {table:ID}:updates  sharded pub/sub channel: each committed change (see redis_store)
     {table:ID}:followers  hash: store id of each node following the table -> until (ms)
     lobby:tables        sorted set: table ids scored by creation time (ms)
+    {lobby}:NAME        sorted set, all scores 0: the members (creation time, id) of the
+                        tables in the lobby's list NAME (``server.store.lobby_index``); the
+                        table's line (summary, lists, member) is in its state hash
     {reviews:PLAYER}:started  sorted set: the player's deal reviews of the window (ms)
     {reviews:PLAYER}:running  string: set while one of its reviews is analysed (PX ttl)
 """
@@ -22,6 +27,11 @@ slot of its own name, which is fine: it is written once per table.
 from __future__ import annotations
 
 LOBBY = "lobby:tables"
+
+
+def lobby_list(name: str) -> str:
+    """One of the lobby's lists (``server.store.lobby_index.LISTS``)."""
+    return "{lobby}:" + name
 
 
 def node(node_id: str) -> str:

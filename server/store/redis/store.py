@@ -42,6 +42,7 @@ when it meets them gone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
@@ -59,19 +60,34 @@ from server.store.base import (
     OutcomeUnknown,
     ReviewLimits,
     StaleVersion,
+    StoreError,
     StoreUnavailable,
 )
 from server.store.outage import Outage
+from server.store.shared import Shared
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
 from . import keys
 from . import layout as rt
-from .calls import RedisCalls
 from .connect import Client, open_clients
+from .lobby import RedisLobby
 from .probe import PubSubProbe
 from .review_limits import SharedPlayerLimits
-from .scripts import ACQUIRE, COMMIT, CREATE, EVENTS_SINCE, FOLLOW, LOAD, RELEASE, RESOLVE
+from .scripts import (
+    ACQUIRE,
+    COMMIT,
+    CREATE,
+    EVENTS_SINCE,
+    FOLLOW,
+    LINE,
+    LOAD,
+    LOBBY,
+    OLD_LINE,
+    RELEASE,
+    RESOLVE,
+)
+from .shared import RedisShared
 from .tickets import RedisTickets
 from .updates import Updates
 from .writer import Writer
@@ -86,7 +102,7 @@ FENCE_TTL_MS = 600_000  # a fenced commit is refused for this long (far past any
 STORED_KEPT = 20_000  # tables whose stored version a node remembers (then it starts over)
 
 
-class RedisStore(RedisCalls):
+class RedisStore(RedisLobby):
     """A ``TableStore`` on a Redis server or a Redis Cluster (Redis 7+)."""
 
     def __init__(
@@ -121,12 +137,16 @@ class RedisStore(RedisCalls):
         self._follow = client.register_script(FOLLOW)
         self._resolve_script = client.register_script(RESOLVE)
         self._load = client.register_script(LOAD)
+        self._lobby = client.register_script(LOBBY)
+        self._line = client.register_script(LINE)
+        self._old_line = client.register_script(OLD_LINE)
         # The latest version of each table known to be stored in parts, that commits send
         # their delta over (``layout``): one this node made, loaded or heard of.
         self.stored: dict[str, TableData] = {}
         self.updates = Updates(self, client, pubsub_client)
         self.probe = PubSubProbe(client, pubsub_client, self.store_id)  # started by connect
         self._tickets = RedisTickets(self)
+        self._shared = RedisShared(self)
 
     @classmethod
     async def connect(
@@ -143,6 +163,8 @@ class RedisStore(RedisCalls):
         )
         store.updates.start()
         store.probe.start()
+        with contextlib.suppress(StoreError):  # a later start does it
+            await store.index_old_tables()
         return store
 
     def on_lost(self, listener: Callable[[str], None]) -> None:
@@ -155,6 +177,10 @@ class RedisStore(RedisCalls):
     def review_limits(self, per_window: int) -> ReviewLimits | None:
         """Counted in Redis: the same bound on every node that shares it."""
         return SharedPlayerLimits(self, per_window)
+
+    def shared(self) -> Shared:
+        """Bans, maintenance and the online count in this Redis: one for every node."""
+        return self._shared
 
     def ticket_queue(self) -> TicketStore:
         """Quick play's queue in this Redis: one queue, whichever node a player is on."""
@@ -173,13 +199,15 @@ class RedisStore(RedisCalls):
             table.status,
             rt.commits_field(table),
             rt.deadline_field(table),
-            *whole.actions,
         ]
-        script_keys = [keys.state(table.table_id), keys.actions(table.table_id)]
+        lobby_keys, line = self.line(None, table)
+        args += [*line, *whole.actions]
+        script_keys = [keys.state(table.table_id), keys.actions(table.table_id), *lobby_keys]
         done = await self.call(lambda: self._create(keys=script_keys, args=args), "create")
         if not done:
             raise StaleVersion(f"table {table.table_id} exists")
         self.remember(table)
+        await self.sync(line)
         await self.call(
             lambda: self.client.zadd(keys.LOBBY, {table.table_id: table.created_ms}), "create"
         )
@@ -206,7 +234,9 @@ class RedisStore(RedisCalls):
     async def commit(self, table: TableData, events: list[StoredEvent]) -> Update:
         table_id = table.table_id
         commit = table.commit or next(self._commit_ids)
-        change = rt.delta(self.stored.get(table_id), table)
+        base = self.stored.get(table_id)
+        change = rt.delta(base, table)
+        lobby_keys, line = self.line(base, table)
         args: list[Any] = [
             table.version,
             commit,
@@ -222,6 +252,7 @@ class RedisStore(RedisCalls):
             rt.deadline_field(table),
             "r" if change.replaces else "a",
             len(change.actions),
+            *line,
             *change.actions,
         ]
         for event in events:
@@ -232,6 +263,7 @@ class RedisStore(RedisCalls):
             keys.followers(table_id),
             keys.fence(table_id, commit),
             keys.actions(table_id),
+            *lobby_keys,
         ]
         self.updates.expect(commit)
         update = None
@@ -249,6 +281,7 @@ class RedisStore(RedisCalls):
             self.updates.settle(commit, update)
         if update is None:
             raise StaleVersion(f"table {table_id} changed")
+        await self.sync(line)
         return update
 
     async def _resolve(self, table_id: str, commit: str, version: int) -> bool:
@@ -291,54 +324,6 @@ class RedisStore(RedisCalls):
         if int(last) > seq and (not events or events[0].seq != seq + 1):
             return None
         return events
-
-    async def list_tables(self) -> list[TableData]:
-        async def lobby() -> list[bytes]:
-            return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
-
-        ids = await self.call(lobby, "lobby")
-        if not ids:
-            return []
-
-        table_ids = [i.decode() for i in ids]
-        known = [self.stored.get(table_id) for table_id in table_ids]
-        args = {t.table_id: [t.commit] for t in known if t is not None}  # none parsed again
-        found = await self._each_table(self._load, rt.table_keys, table_ids, args)
-        tables = [
-            k if parts == [] else rt.loaded(parts) for k, parts in zip(known, found, strict=True)
-        ]
-        gone = [i for i, table in zip(ids, tables, strict=True) if table is None]
-        if gone:  # expired tables leave the lobby
-            await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
-        return [table for table in tables if table is not None]
-
-    async def delete(self, table_id: str) -> None:
-        # One slot (the keys share the table's hash tag): one DEL, then the lobby entry.
-        table_keys = [keys.state(table_id), keys.events(table_id), keys.lease(table_id)]
-        table_keys += [keys.followers(table_id), keys.actions(table_id)]
-        self.stored.pop(table_id, None)
-        await self.call(lambda: self.client.delete(*table_keys))
-        await self.call(lambda: self.client.zrem(keys.LOBBY, table_id))
-
-    async def playing_tables(self) -> list[str]:
-        """The ids of the tables in play, read from a field: no table's JSON is parsed."""
-
-        async def lobby() -> list[bytes]:
-            return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
-
-        ids = await self.call(lobby, "lobby")
-        if not ids:
-            return []
-
-        async def statuses() -> list[Any]:
-            async with self.client.pipeline(transaction=False) as pipe:  # reset if it fails
-                for table_id in ids:
-                    pipe.hget(keys.state(table_id.decode()), "status")
-                answers: list[Any] = await pipe.execute()
-                return answers
-
-        found = await self.call(statuses, "lobby")
-        return [i.decode() for i, status in zip(ids, found, strict=True) if status == b"playing"]
 
     # ------------------------------------------------------------ updates
 

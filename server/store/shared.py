@@ -1,0 +1,79 @@
+"""What the nodes sharing a store decide and count together: the operator's bans and
+maintenance announcement (``server/node/moderation.py``), and how many connections all the
+nodes have (the lobby's ``online``).
+
+A ban or an announcement made through one node's admin API is kept by the store, so
+it holds on every node that shares it and through a node's restart; a ban ends at its
+time (epoch seconds, every node's clock the same: NTP). Each node tells its connection
+count with a time to live: a node that died stops counting when it runs out.
+``MemoryShared`` is the memory store's: one process.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+BanKind = Literal["player", "address"]
+
+
+@dataclass(slots=True)
+class Decisions:
+    """The operator's decisions in force: the maintenance announcement (None: none), and
+    the bans by kind, each key (a case-folded name, an address) -> until (epoch s)."""
+
+    maintenance: str | None = None
+    bans: dict[BanKind, dict[str, float]] = field(
+        default_factory=lambda: {"player": {}, "address": {}}
+    )
+
+
+class Shared(Protocol):
+    async def decisions(self) -> Decisions:
+        """The decisions in force now (bans over are left out, and forgotten)."""
+        ...
+
+    async def ban(self, kind: BanKind, key: str, until: float) -> None: ...
+
+    async def unban(self, kind: BanKind, key: str) -> bool:
+        """Lift a ban; whether there was one."""
+        ...
+
+    async def announce(self, maintenance: str | None) -> None:
+        """Start a maintenance with this announcement, or end it (None)."""
+        ...
+
+    async def online(self, node_id: str, count: int, ttl_ms: int) -> int:
+        """This node has ``count`` connections (for ``ttl_ms``): the total of the nodes."""
+        ...
+
+
+class MemoryShared:
+    """``Shared`` in this process (the memory store's)."""
+
+    def __init__(self) -> None:
+        self._decisions = Decisions()
+        self._online: dict[str, tuple[int, float]] = {}
+
+    async def decisions(self) -> Decisions:
+        now = time.time()
+        for kept in self._decisions.bans.values():
+            for key in [k for k, until in kept.items() if until <= now]:
+                del kept[key]
+        bans = {kind: dict(kept) for kind, kept in self._decisions.bans.items()}
+        return Decisions(self._decisions.maintenance, bans)
+
+    async def ban(self, kind: BanKind, key: str, until: float) -> None:
+        self._decisions.bans[kind][key] = until
+
+    async def unban(self, kind: BanKind, key: str) -> bool:
+        return self._decisions.bans[kind].pop(key, None) is not None
+
+    async def announce(self, maintenance: str | None) -> None:
+        self._decisions.maintenance = maintenance
+
+    async def online(self, node_id: str, count: int, ttl_ms: int) -> int:
+        now = time.monotonic()
+        self._online[node_id] = (count, now + ttl_ms / 1000)
+        return sum(n for n, until in self._online.values() if until > now)
