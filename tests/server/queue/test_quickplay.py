@@ -139,7 +139,9 @@ async def test_refusals(quick: App) -> None:
     assert await refused(a, {"type": "ready", "match_id": "x"}) == "no_match"
     await a.request({"type": "queue"}, "queue_status")
     assert await refused(a, {"type": "queue"}) == "already_queued"
-    cancelled = await a.request({"type": "cancel_queue", "id": 2}, "queue_status")
+    # The reply by its id: a pushed "searching" status may come first (seen under load).
+    await a.send({"type": "cancel_queue", "id": 2})
+    cancelled = await a.until(lambda m: m["type"] == "queue_status" and m.get("re") == 2)
     assert cancelled["state"] == "idle" and cancelled["reason"] == "cancelled"
     assert await quick.node.quickplay.tickets.searching() == 0
 
@@ -165,7 +167,8 @@ async def test_an_abandon_delays_the_next_queue(quick: App) -> None:
     a = await v2(url_of(quick))
     await a.request({"type": "queue"}, "queue_status")
     (waiting,) = quick.node.quickplay.mine.values()
-    await a.request({"type": "cancel_queue"}, "queue_status")
+    await a.send({"type": "cancel_queue", "id": 4})
+    await a.until(lambda m: m["type"] == "queue_status" and m.get("re") == 4)
     first = await quick.node.quickplay.record_abandon(waiting.ticket.player)
     await a.send({"type": "queue", "id": 5})
     status = await a.until(lambda m: m["type"] == "queue_status" and m.get("re") == 5)
