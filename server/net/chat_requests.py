@@ -17,10 +17,12 @@ from weakref import WeakKeyDictionary
 
 from protocol import models as m
 from protocol.errors import error_code
+from protocol.frames import wire_event
 from server.clock import now_ms
 from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, shown_to
 from server.table.data import StoredEvent
 from server.table.refusals import AccountRefused, TableRefused
+from server.table.stored_events import name_of
 
 from . import acks, queue_requests, rematch_requests
 
@@ -197,7 +199,7 @@ async def _report(conn: Connection, message: m.Report) -> None:
         for e in events or []
         # One the connection may read (muted or blocked since: it is reported all the same).
         if e.seq <= message.seq
-        and e.event.get("kind") == "chat"
+        and name_of(e.event) == "chat"
         and shown_to(e.event, conn.seat, conn.version)
     ]
     if not chats or chats[-1].seq != message.seq:
@@ -210,8 +212,8 @@ async def _report(conn: Connection, message: m.Report) -> None:
         seq=message.seq,
         reporter_id=None if account is None else account.id,
         reporter=conn.player if account is None else account.name,
-        message=dict(chats[-1].event),
-        context=[{"seq": e.seq, **e.event} for e in chats[-1 - CONTEXT_MESSAGES : -1]],
+        message=dict(wire_event(chats[-1].event)),
+        context=[{"seq": e.seq, **wire_event(e.event)} for e in chats[-1 - CONTEXT_MESSAGES : -1]],
         reason=message.reason,
     )
     report_id = await _asked(store_report(engine, report))

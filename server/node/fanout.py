@@ -11,31 +11,38 @@ turn or snapshot, in order; this module turns its answers into frames.
   follows), and the ``re`` of the request that made the change on the
   connection that asked (``Asked``): one frame per reader per commit.
 
-A frame is encoded once per distinct content and codec: the public batch of a
-commit (every spectator and seat not to act) is encoded once and its bytes
-reused; only the frames carrying a turn or a ``re`` are encoded apart.
+Each event's wire body is made from its stored form (``protocol.frames.wire_event``)
+once per carry, for every reader; a frame is encoded once per distinct content and
+codec: the public batch of a commit (every spectator and seat not to act) is
+encoded once and its bytes reused; only the frames carrying a turn or a ``re`` are
+encoded apart. The bodies and frames themselves are built in ``protocol.frames``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-import msgpack
-
 import engine
 from protocol import Codec
 from protocol import models as m
-from protocol.convert import legal_json, your_turn_json
+from protocol.frames import (
+    HIDDEN,
+    appended,
+    event_frame,
+    events_frame,
+    legal_json,
+    wire_event,
+    your_turn_json,
+)
 from server.table.data import StoredEvent
 from server.table.delivery import Fetch, Out, SendEvent, SendSnapshot, SendTurn, Turn
 
 __all__ = ["Asked", "Fanout", "Reader"]
 
 FOLDING_VERSION = 2  # the first version whose connections get ``events`` frames
-HIDDEN: dict[str, Any] = {"kind": "hidden"}
+Bodies = dict[int, dict[str, Any]]  # the wire body of each event of a carry, by number
 
 
 class Reader(Protocol):
@@ -91,6 +98,7 @@ class Fanout:
     def carry(self, outs: Iterable[Out[R]], asked: Asked[R] | None = None) -> bool:
         """Send the frames of ``outs``; True when a ``Fetch`` was among them."""
         fetch = False
+        bodies: Bodies = {}
         v1: dict[tuple[int, str, bool], str | bytes] = {}
         folded: dict[R, list[_Batch]] = {}
         for out in outs:
@@ -98,7 +106,7 @@ class Fanout:
                 fetch = True
                 continue
             if out.key.version < FOLDING_VERSION:
-                self._send_v1(out, v1)
+                self._send_v1(out, v1, bodies)
             else:
                 self._fold(folded, out)
         if asked is not None:
@@ -106,7 +114,7 @@ class Fanout:
         shared: dict[tuple[Any, ...], str | bytes] = {}
         for sub, batches in folded.items():
             for batch in batches:
-                sub.send_frame(self._frame(sub, batch, shared))
+                sub.send_frame(self._frame(sub, batch, shared, bodies))
         return fetch
 
     # ------------------------------------------------------------ version 1
@@ -115,24 +123,21 @@ class Fanout:
         self,
         out: SendEvent[R] | SendTurn[R] | SendSnapshot[R],
         frames: dict[tuple[int, str, bool], str | bytes],
+        bodies: Bodies,
     ) -> None:
         sub = out.key
         if isinstance(out, SendEvent):
-            key = (out.event.seq, sub.codec.name, out.visible)
+            event = out.event
+            key = (event.seq, sub.codec.name, out.visible)
             frame = frames.get(key)
             if frame is None:
-                frame = frames[key] = self._event_frame(sub.codec, out.event, out.visible)
+                body = _body(event, bodies) if out.visible else HIDDEN
+                frame = frames[key] = sub.codec.dumps(event_frame(self.table_id, event.seq, body))
             sub.send_frame(frame)
         elif isinstance(out, SendTurn):
             self._send_turn(sub, out.seq, out.turn)
         else:
             sub.send_frame(sub.codec.encode(self.snapshot(sub.seat)))
-
-    def _event_frame(self, codec: Codec, event: StoredEvent, visible: bool) -> str | bytes:
-        body = event.event if visible else HIDDEN
-        return codec.dumps(
-            {"type": "event", "table_id": self.table_id, "seq": event.seq, "event": body}
-        )
 
     def _send_turn(self, sub: Reader, seq: int, turn: Turn) -> None:
         legal = self.legal(turn)
@@ -170,7 +175,11 @@ class Fanout:
             last.turn = {"seq": out.seq, "legal": offer, "deadline_ms": out.turn.deadline_ms}
 
     def _frame(
-        self, sub: Reader, batch: _Batch, shared: dict[tuple[Any, ...], str | bytes]
+        self,
+        sub: Reader,
+        batch: _Batch,
+        shared: dict[tuple[Any, ...], str | bytes],
+        bodies: Bodies,
     ) -> str | bytes:
         codec = sub.codec
         if batch.snapshot:
@@ -183,23 +192,16 @@ class Fanout:
         key = (codec.name, batch.events[0][0].seq if batch.events else 0, batch.seen)
         frame = shared.get(key)
         if frame is None:
-            frame = shared[key] = codec.dumps(self._events_body(batch))
+            events = [
+                (e.seq, _body(e, bodies) if visible else HIDDEN) for e, visible in batch.events
+            ]
+            frame = shared[key] = codec.dumps(events_frame(self.table_id, events))
         extra: dict[str, Any] = {}
         if batch.turn is not None:
             extra["your_turn"] = batch.turn
         if batch.re is not None:
             extra["re"] = batch.re
         return appended(frame, extra) if extra else frame
-
-    def _events_body(self, batch: _Batch) -> dict[str, Any]:
-        return {
-            "type": "events",
-            "table_id": self.table_id,
-            "events": [
-                {"seq": e.seq, "event": e.event if visible else HIDDEN}
-                for e, visible in batch.events
-            ],
-        }
 
 
 def _answer(batches: list[_Batch] | None, asked: Asked[R]) -> None:
@@ -209,11 +211,9 @@ def _answer(batches: list[_Batch] | None, asked: Asked[R]) -> None:
         asked.answered = True
 
 
-def appended(frame: str | bytes, extra: dict[str, Any]) -> str | bytes:
-    """``frame`` (an encoded map of at most 15 keys) with ``extra``'s keys added last:
-    the bytes ``Codec.dumps`` gives the whole map, without encoding the rest again."""
-    if isinstance(frame, str):  # JSON, as ``Codec.dumps`` writes it: ``{...}``
-        return f"{frame[:-1]},{json.dumps(extra, separators=(',', ':'))[1:]}"
-    # msgpack: a fixmap's first byte is 0x80 plus its number of pairs; the pairs follow
-    pairs: bytes = msgpack.packb(extra, use_bin_type=True)[1:]
-    return bytes([frame[0] + len(extra)]) + frame[1:] + pairs
+def _body(event: StoredEvent, bodies: Bodies) -> dict[str, Any]:
+    """The wire body of ``event``, made once per carry whatever the readers."""
+    body = bodies.get(event.seq)
+    if body is None:
+        body = bodies[event.seq] = wire_event(event.event)
+    return body

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import engine
-from protocol import models as m
 
 from . import transitions as tr
 from .data import TableData
+from .stored_events import table_event
 
 
 class SeatRating(NamedTuple):
@@ -37,15 +37,12 @@ def rated(
     change = tr.Change(data, state)
     if not lines:
         return change
-    event = m.RatingsEvent(
-        deal_number=deal_number_of(data, index),
+    event = table_event(
+        "ratings",
+        number=deal_number_of(data, index),
+        # [seat, name, before, after] each
         changes=[
-            m.RatingChangeLine(
-                seat=line.seat,
-                name=data.seats[line.seat].name,
-                before=round(line.before, 1),
-                after=round(line.after, 1),
-            )
+            [line.seat, data.seats[line.seat].name, round(line.before, 1), round(line.after, 1)]
             for line in sorted(lines)
         ],
     )
