@@ -8,7 +8,9 @@ the version 1 bytes). Here:
 - ``wire_event``: the wire body of a stored event (server/table/stored_events.py,
   form 1: engine terms; form 0: the wire body itself, from tables stored before);
 - ``event_frame`` and ``events_frame``: version 1's ``event``, version 2's ``events``;
-- ``your_turn_json`` and ``legal_json``: the turn a seat is offered;
+- ``your_turn_json`` and ``legal_json``: the turn a seat is offered (version 1's
+  message), ``folded_turn``, ``folded_extra`` and ``snapshot_frame``: version 2's,
+  folded into the frame it follows;
 - ``appended``: an encoded frame with a few keys added, without encoding it again.
 """
 
@@ -29,7 +31,10 @@ __all__ = [
     "appended",
     "event_frame",
     "events_frame",
+    "folded_extra",
+    "folded_turn",
     "legal_json",
+    "snapshot_frame",
     "wire_event",
     "your_turn_json",
 ]
@@ -49,6 +54,30 @@ def events_frame(table_id: str, events: Iterable[tuple[int, dict[str, Any]]]) ->
         "table_id": table_id,
         "events": [{"seq": seq, "event": body} for seq, body in events],
     }
+
+
+def folded_turn(seq: int, legal: engine.Legal, deadline_ms: int | None) -> dict[str, Any]:
+    """Version 2's ``your_turn`` folded into the frame it follows (``events``, ``snapshot``)."""
+    return {"seq": seq, "legal": legal_json(legal), "deadline_ms": deadline_ms}
+
+
+def folded_extra(turn: dict[str, Any] | None, re: m.RequestId | None) -> dict[str, Any]:
+    """What one reader's ``events`` frame has beside the shared events (``appended``):
+    its ``your_turn`` (``folded_turn``), the ``re`` of the request it made."""
+    extra: dict[str, Any] = {}
+    if turn is not None:
+        extra["your_turn"] = turn
+    if re is not None:
+        extra["re"] = re
+    return extra
+
+
+def snapshot_frame(snapshot: m.Snapshot, turn: dict[str, Any] | None) -> dict[str, Any]:
+    """A ``snapshot`` message, with version 2's folded ``your_turn`` if any."""
+    body: dict[str, Any] = snapshot.model_dump(mode="json")
+    if turn is not None:
+        body["your_turn"] = turn
+    return body
 
 
 def legal_json(legal: engine.Legal) -> dict[str, Any] | None:

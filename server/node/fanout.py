@@ -32,7 +32,9 @@ from protocol.frames import (
     appended,
     event_frame,
     events_frame,
-    legal_json,
+    folded_extra,
+    folded_turn,
+    snapshot_frame,
     wire_event,
     your_turn_json,
 )
@@ -171,8 +173,7 @@ class Fanout:
             if last is None or last.turn is not None:
                 last = _Batch(snapshot=False)
                 batches.append(last)
-            offer = legal_json(legal)
-            last.turn = {"seq": out.seq, "legal": offer, "deadline_ms": out.turn.deadline_ms}
+            last.turn = folded_turn(out.seq, legal, out.turn.deadline_ms)
 
     def _frame(
         self,
@@ -183,10 +184,7 @@ class Fanout:
     ) -> str | bytes:
         codec = sub.codec
         if batch.snapshot:
-            body = self.snapshot(sub.seat).model_dump(mode="json")
-            if batch.turn is not None:
-                body["your_turn"] = batch.turn
-            return codec.dumps(body)
+            return codec.dumps(snapshot_frame(self.snapshot(sub.seat), batch.turn))
         # The events are the same for every follower that sees them alike: encoded once,
         # and the turn or the ``re`` of one follower appended to those bytes.
         key = (codec.name, batch.events[0][0].seq if batch.events else 0, batch.seen)
@@ -196,12 +194,9 @@ class Fanout:
                 (e.seq, _body(e, bodies) if visible else HIDDEN) for e, visible in batch.events
             ]
             frame = shared[key] = codec.dumps(events_frame(self.table_id, events))
-        extra: dict[str, Any] = {}
-        if batch.turn is not None:
-            extra["your_turn"] = batch.turn
-        if batch.re is not None:
-            extra["re"] = batch.re
-        return appended(frame, extra) if extra else frame
+        if batch.turn is None and batch.re is None:
+            return frame
+        return appended(frame, folded_extra(batch.turn, batch.re))
 
 
 def _answer(batches: list[_Batch] | None, asked: Asked[R]) -> None:
