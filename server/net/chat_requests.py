@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 from weakref import WeakKeyDictionary
 
 from protocol import models as m
@@ -24,7 +24,8 @@ from server.table.data import StoredEvent
 from server.table.refusals import AccountRefused, TableRefused
 from server.table.stored_events import name_of
 
-from . import acks, queue_requests, rematch_requests
+from . import acks, rematch_requests
+from .requester import Requester
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -32,31 +33,12 @@ if TYPE_CHECKING:
     from server.node.runtime import TableRuntime
     from server.settings import Settings
 
-    from .signin import Signing
 
 log = logging.getLogger("tarot.chat")
 CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
 CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
 
-SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch | m.ListTables
-
-
-class Connection(rematch_requests.Connection, Protocol):
-    """What chat asks of a connection (``connection.Connection``)."""
-
-    version: int
-    signing: Signing
-
-    @property
-    def table(self) -> TableRuntime | None: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def player(self) -> str: ...
-
-    def send(self, message: m.Model) -> None: ...
+SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch
 
 
 def policy_of(settings: Settings) -> ChatPolicy:
@@ -71,7 +53,7 @@ class Social:
     """One connection's chat state: its limits and the names it muted (the accounts hidden
     from it are its ``signing``'s: read at sign-in)."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Requester) -> None:
         self.conn = conn
         self.policy = policy = policy_of(conn.node.settings)
         self.limits = SenderLimits(policy)
@@ -87,38 +69,33 @@ class Social:
 _SOCIAL: WeakKeyDictionary[Any, Social] = WeakKeyDictionary()
 
 
-def shows_of(conn: Connection) -> Callable[[StoredEvent], bool]:
+def shows_of(conn: Requester) -> Callable[[StoredEvent], bool]:
     """The connection's ``shows`` (table.Subscriber's, the delivery core's ``Feed.shows``);
     its chat state is made here and lives as long as the connection."""
     social = _SOCIAL[conn] = Social(conn)
     return social.shows
 
 
-def social_of(conn: Connection) -> Social:
+def social_of(conn: Requester) -> Social:
     return _SOCIAL[conn]
 
 
-def _engine(conn: Connection) -> AsyncEngine | None:
+def _engine(conn: Requester) -> AsyncEngine | None:
     archive = conn.node.archive
     return None if archive is None else archive.engine
 
 
-def _followed(conn: Connection) -> TableRuntime:
+def _followed(conn: Requester) -> TableRuntime:
     runtime = conn.table
     if runtime is None:
         raise TableRefused("not_seated", "chat: this connection follows no table")
     return runtime
 
 
-async def handle(conn: Connection, message: SocialMessage) -> None:
-    """One chat request of ``conn`` (feature_requests.py's dispatch calls this), a rematch, or a
-    ``list_tables`` (its ``tables``, then, in version 2, ``online``)."""
+async def handle(conn: Requester, message: SocialMessage) -> None:
+    """One chat request of ``conn`` (feature_requests.py's dispatch calls this), or a rematch."""
     social = social_of(conn)
     match message:
-        case m.ListTables():
-            conn.send(await conn.node.lobby.page(message))
-            online(conn, message.id)
-            await queue_requests.searching(conn, message.id)  # quick play: section 16
         case m.Chat():
             await _chat(conn, message)
         case m.Mute(name=name):
@@ -135,14 +112,7 @@ async def handle(conn: Connection, message: SocialMessage) -> None:
             await rematch_requests.answer(conn, message)
 
 
-def online(conn: Connection, re: m.RequestId | None) -> None:
-    """After ``tables``, to a version 2 connection: how many connections this node has."""
-    if conn.version >= 2:
-        count = conn.node.metrics.registry.get_sample_value("tarot_connections") or 0
-        conn.send(m.Online(count=int(count), re=re))
-
-
-async def _chat(conn: Connection, chat: m.Chat) -> None:
+async def _chat(conn: Requester, chat: m.Chat) -> None:
     runtime = _followed(conn)
     seat = conn.seat
     account = conn.signing.account
@@ -166,7 +136,7 @@ async def _asked(work: Any) -> Any:
         raise AccountRefused(error_code(e.code), e.message) from e
 
 
-def _history(conn: Connection) -> AsyncEngine:
+def _history(conn: Requester) -> AsyncEngine:
     engine = _engine(conn)
     if engine is None:
         raise AccountRefused(
@@ -175,7 +145,7 @@ def _history(conn: Connection) -> AsyncEngine:
     return engine
 
 
-async def _block(conn: Connection, message: m.Block) -> None:
+async def _block(conn: Requester, message: m.Block) -> None:
     from server.history import block
 
     account_id = conn.signing.account_id
@@ -186,7 +156,7 @@ async def _block(conn: Connection, message: m.Block) -> None:
     conn.send(m.Blocked(name=name, re=message.id))
 
 
-async def _report(conn: Connection, message: m.Report) -> None:
+async def _report(conn: Requester, message: m.Report) -> None:
     from server.history import ChatReport, store_report
 
     runtime = _followed(conn)
