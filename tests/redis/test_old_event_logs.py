@@ -7,7 +7,8 @@ once by an "old" node, whose commits store the wire bodies as the old server did
 (each event's model, dumped), once by today's. A node that loads each table then
 replays the whole log to version 1 and version 2 readers (every seat and a
 spectator, JSON and msgpack): they get the same bytes from both, in a real Redis
-and in the memory store, and version 1's replayed events are those sent live.
+and in the memory store, and version 1's replayed events are those sent live. A
+table upgraded mid-deal (a log of both forms) is replayed as the new one.
 """
 
 from __future__ import annotations
@@ -82,14 +83,16 @@ class Raw:
 
 
 READERS = [(seat, version) for version in (1, 2) for seat in (0, 1, 2, 3, None)]
+ACTIONS = 40  # the bids, the discard, the first tricks
 
 
-async def play(store: TableStore, codec: Codec) -> list[Raw]:
-    """The scripted deal on a new table of ``store``; the v1 readers' live frames."""
-    node = TableServices.alone(Settings(), store)
+async def play(store: TableStore, codec: Codec, old_for: int = 0) -> list[Raw]:
+    """The scripted deal on a new table of ``store``, its first ``old_for`` actions (and the
+    joins, if any) by an old node; the live frames of version 1 readers of the first node."""
+    first = OldNode(store) if old_for else store
     data = TableData(table_id="upgraded", options=m.TableOptions(), created_ms=1, dealer=0)
     await store.create(data)
-    runtime = TableRuntime(node, data)
+    runtime = TableRuntime(TableServices.alone(Settings(), first), data)  # type: ignore[arg-type]
     live = [Raw(seat, codec, 1) for seat in (0, 1, 2, 3, None)]
     for reader in live:
         await runtime.follow(reader)
@@ -97,7 +100,12 @@ async def play(store: TableStore, codec: Codec) -> list[Raw]:
         request = JoinRequest("", 0, seat)
         await runtime.transact(lambda d, s, r=request: seating.join(d, s, r))  # type: ignore[misc]
     rng = random.Random(26)
-    for _ in range(40):
+    for done in range(ACTIONS):
+        if done == old_for and first is not store:  # the upgrade: a new node takes the table
+            await runtime.stop()
+            loaded = await store.load("upgraded")
+            assert loaded is not None
+            runtime = TableRuntime(TableServices.alone(Settings(), store), loaded)
         state = runtime.state
         assert state is not None and not state.is_over
         action = engine.random_action(state, rng)
@@ -146,19 +154,13 @@ async def test_a_log_written_before_is_replayed_byte_for_byte(
 ) -> None:
     deal_from(monkeypatch, where("v1-pin", ordinary))
     store = await stores()
-    live = await play(OldNode(store), codec)  # type: ignore[arg-type]
+    live = await play(store, codec, old_for=ACTIONS)
     old_log = await store.events_since("upgraded", 0)
     assert old_log and all("kind" in e.event for e in old_log)
     from_old = await replayed(store, codec)
 
-    deal_from(monkeypatch, where("v1-pin", ordinary))
-    store = await stores()
-    await play(store, codec)
-    new_log = await store.events_since("upgraded", 0)
-    assert new_log and all(e.event["v"] == 1 for e in new_log)
+    from_new, new_log = await played_today(monkeypatch, stores, codec)
     assert [e.seq for e in new_log] == [e.seq for e in old_log]
-    from_new = await replayed(store, codec)
-
     for old, new in zip(from_old, from_new, strict=True):
         assert old.frames == new.frames
     for reader in from_old:
@@ -169,3 +171,29 @@ async def test_a_log_written_before_is_replayed_byte_for_byte(
         sent = [f for f, kind in zip(was.frames, was.kinds(), strict=True) if kind == "event"]
         again = [f for f, kind in zip(now.frames, now.kinds(), strict=True) if kind == "event"]
         assert again == sent and len(sent) > 50
+
+
+async def test_a_table_upgraded_mid_deal_is_replayed_as_if_played_today(
+    monkeypatch: pytest.MonkeyPatch, stores: Stores
+) -> None:
+    deal_from(monkeypatch, where("v1-pin", ordinary))
+    store = await stores()
+    await play(store, MSGPACK, old_for=ACTIONS // 2)
+    log = await store.events_since("upgraded", 0)
+    assert log and {"kind" in e.event for e in log} == {True, False}  # both forms
+    mixed = await replayed(store, MSGPACK)
+    today, _ = await played_today(monkeypatch, stores, MSGPACK)
+    for old, new in zip(mixed, today, strict=True):
+        assert old.frames == new.frames
+
+
+async def played_today(
+    monkeypatch: pytest.MonkeyPatch, stores: Stores, codec: Codec
+) -> tuple[list[Raw], list[StoredEvent]]:
+    """The same deal played by today's nodes only: the replays, and the log (all form 1)."""
+    deal_from(monkeypatch, where("v1-pin", ordinary))
+    store = await stores()
+    await play(store, codec)
+    log = await store.events_since("upgraded", 0)
+    assert log and all(e.event["v"] == 1 for e in log)
+    return await replayed(store, codec), log
