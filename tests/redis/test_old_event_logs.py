@@ -35,6 +35,7 @@ from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 from server.table.seating import JoinRequest
 from tests.deal_seeds import deal_from, ordinary, where
+from tests.server.node.test_v1_frames import Raw
 
 from .conftest import flush
 
@@ -63,23 +64,9 @@ def _as_before(stored: dict[str, object]) -> dict[str, object]:
     return body
 
 
-class Raw:
-    def __init__(self, seat: int | None, codec: Codec, version: int) -> None:
-        self.seat, self.codec, self.version, self.session = seat, codec, version, 1
-        self.frames: list[bytes] = []
-
-    def send_frame(self, frame: str | bytes) -> None:
-        self.frames.append(frame.encode() if isinstance(frame, str) else frame)
-
-    def replaced(self) -> None:
-        raise AssertionError("not replaced in this test")
-
-    def lost(self, table_id: str) -> None:
-        raise AssertionError("no table is lost in this test")
-
-    def kinds(self) -> list[str]:
-        loads = json.loads if self.codec is JSON else msgpack.unpackb
-        return [loads(f)["type"] for f in self.frames]
+def kinds(reader: Raw) -> list[str]:
+    loads = json.loads if reader.codec is JSON else msgpack.unpackb
+    return [loads(f)["type"] for f in reader.frames]
 
 
 READERS = [(seat, version) for version in (1, 2) for seat in (0, 1, 2, 3, None)]
@@ -164,12 +151,12 @@ async def test_a_log_written_before_is_replayed_byte_for_byte(
     for old, new in zip(from_old, from_new, strict=True):
         assert old.frames == new.frames
     for reader in from_old:
-        assert "snapshot" not in reader.kinds()  # replayed, not a snapshot instead
-        assert ("events" in reader.kinds()) == (reader.version == 2)
+        assert "snapshot" not in kinds(reader)  # replayed, not a snapshot instead
+        assert ("events" in kinds(reader)) == (reader.version == 2)
     # Version 1's replayed events are the frames its readers got live.
     for was, now in zip(live, from_old[:5], strict=True):
-        sent = [f for f, kind in zip(was.frames, was.kinds(), strict=True) if kind == "event"]
-        again = [f for f, kind in zip(now.frames, now.kinds(), strict=True) if kind == "event"]
+        sent = [f for f, kind in zip(was.frames, kinds(was), strict=True) if kind == "event"]
+        again = [f for f, kind in zip(now.frames, kinds(now), strict=True) if kind == "event"]
         assert again == sent and len(sent) > 50
 
 

@@ -10,7 +10,6 @@ table event against the model it was built as before.
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from protocol import models as m
 from protocol.convert import WIRE_EVENTS, event_model, sheet_model
 from protocol.frames import wire_event
 from server.table.stored_events import deal_event, name_of, table_event
+from tests.protocol.test_event_models import events_of_a_deal
 
 
 def same_bytes(body: dict[str, Any], model: m.Model) -> None:
@@ -29,13 +29,7 @@ def same_bytes(body: dict[str, Any], model: m.Model) -> None:
 
 @pytest.mark.parametrize("seed", range(16))
 def test_each_engine_event_is_sent_as_its_model(seed: int) -> None:
-    rng = random.Random(seed)
-    deal = engine.new_deal(seed % 4, rng)
-    events = list(engine.deal_events(deal))
-    while not deal.is_over:
-        deal, more = engine.step(deal, engine.random_action(deal, rng))
-        events += more
-    for event in events:
+    for event in events_of_a_deal(seed):
         if isinstance(event, WIRE_EVENTS):
             stored = deal_event(event)
             assert json.loads(json.dumps(stored)) == stored  # plain JSON values
