@@ -1,7 +1,8 @@
 """Conversions between engine values and wire models, in one place.
 
 The engine says "no seat" with ``engine.NO_SEAT`` (an int, for search loops); the
-wire says it with null. This module is where one becomes the other.
+wire says it with null. This module is where one becomes the other. The bodies the
+server builds by hand on its hot path, without the models, are ``frames.py``'s.
 """
 
 from __future__ import annotations
@@ -121,7 +122,11 @@ TABLE_EVENTS = (engine.DealStarted, engine.DealScored)
 
 
 def event_model(event: WireEvent) -> m.Model:
-    """The wire form of an engine event; total over ``WireEvent`` (a test checks it)."""
+    """The wire model of an engine event; total over ``WireEvent`` (a test checks it).
+
+    The server does not send these: it stores its events in engine terms and
+    ``frames.wire_event`` makes their bodies by hand (tests/server/table/
+    test_stored_events.py pins those equal to these models' dumps)."""
     convert: Callable[[Any], m.Model] = _EVENT_MODELS[type(event)]
     return convert(event)
 
