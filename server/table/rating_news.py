@@ -40,9 +40,14 @@ def rated(
     event = table_event(
         "ratings",
         number=deal_number_of(data, index),
-        # [seat, name, before, after] each
+        # [seat, name, before, after] each; floats, as the wire's model made them (1500.0)
         changes=[
-            [line.seat, data.seats[line.seat].name, round(line.before, 1), round(line.after, 1)]
+            [
+                line.seat,
+                data.seats[line.seat].name,
+                round(float(line.before), 1),
+                round(float(line.after), 1),
+            ]
             for line in sorted(lines)
         ],
     )
