@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,6 +35,17 @@ def redis_answers(port: int) -> bool:
             return sock.recv(16).startswith(b"+PONG")
     except OSError:
         return False
+
+
+def stop_process(process: subprocess.Popen[Any], seconds: float = 10) -> None:
+    """SIGTERM, and SIGKILL if ``process`` has not exited ``seconds`` later."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def wait_until(check: Callable[[], bool], what: str, seconds: float = 15.0) -> None:
@@ -104,13 +116,8 @@ class RedisServer:
 
     def stop(self) -> None:
         """SIGTERM: Redis writes its append-only file and exits."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process)
         self.process = None
 
 
@@ -176,13 +183,7 @@ class NodeProcess:
     def stop(self) -> None:
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, 15)
         with contextlib.suppress(Exception):
             if self.process.stdout is not None:
                 self.process.stdout.close()

@@ -1,7 +1,8 @@
 """Conversions between engine values and wire models, in one place.
 
 The engine says "no seat" with ``engine.NO_SEAT`` (an int, for search loops); the
-wire says it with null. This module is where one becomes the other.
+wire says it with null. This module is where one becomes the other. The bodies the
+server builds by hand on its hot path, without the models, are ``frames.py``'s.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, cast
 import engine
 
 from . import models as m
+from .frames import legal_json
 
 
 def number(value: float) -> m.Points:
@@ -46,47 +48,6 @@ def sheet_model(sheet: engine.DealScore) -> m.ScoreSheet:
 def legal_model(legal: engine.Legal) -> m.LegalChoices | None:
     body = legal_json(legal)
     return None if body is None else m.LegalChoices.model_validate(body)
-
-
-def legal_json(legal: engine.Legal) -> dict[str, Any] | None:
-    """``legal_model``'s JSON values, built without the models (and their checks of
-    values the engine made): one goes with every turn (``your_turn_json``)."""
-    if legal.seat == engine.NO_SEAT:
-        return None
-    discard = None
-    if legal.discard is not None:
-        rule = legal.discard
-        discard = {
-            "count": rule.count,
-            "allowed": codes(sorted(rule.allowed)),
-            "required": codes(sorted(rule.required)),
-        }
-    return {
-        "seat": legal.seat,
-        "phase": legal.phase.value,
-        "bids": [c.code for c in legal.bids],
-        "discard": discard,
-        "chelem": any(isinstance(a, engine.DeclareChelem) for a in legal.actions),
-        "poignees": [
-            {"level": o.level.code, "size": o.level.value, "cards": codes(sorted(o.cards))}
-            for o in legal.poignees
-        ],
-        "cards": codes(legal.cards),
-    }
-
-
-def your_turn_json(
-    table_id: str, seq: int, legal: engine.Legal, deadline_ms: int | None
-) -> dict[str, Any]:
-    """``m.YourTurn(...).model_dump(mode="json")``, for the server's hottest reply: the
-    model cost it ~9 us a turn (tests/protocol/test_fast_replies.py pins the two alike)."""
-    return {
-        "type": "your_turn",
-        "table_id": table_id,
-        "seq": seq,
-        "legal": legal_json(legal),
-        "deadline_ms": deadline_ms,
-    }
 
 
 def _trick(trick: engine.Trick) -> m.TrickInfo:
@@ -161,7 +122,11 @@ TABLE_EVENTS = (engine.DealStarted, engine.DealScored)
 
 
 def event_model(event: WireEvent) -> m.Model:
-    """The wire form of an engine event; total over ``WireEvent`` (a test checks it)."""
+    """The wire model of an engine event; total over ``WireEvent`` (a test checks it).
+
+    The server does not send these: it stores its events in engine terms and
+    ``frames.wire_event`` makes their bodies by hand (tests/server/table/
+    test_stored_events.py pins those equal to these models' dumps)."""
     convert: Callable[[Any], m.Model] = _EVENT_MODELS[type(event)]
     return convert(event)
 

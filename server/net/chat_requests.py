@@ -14,17 +14,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 from weakref import WeakKeyDictionary
 
 from protocol import models as m
 from protocol.errors import error_code
+from protocol.frames import wire_event
 from server.clock import now_ms
 from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, shown_to
 from server.table.data import StoredEvent
 from server.table.refusals import AccountRefused, TableRefused
+from server.table.stored_events import name_of
 
-from . import acks, queue_requests, rematch_requests
+from . import acks, rematch_requests
+from .requester import Requester
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -32,31 +35,12 @@ if TYPE_CHECKING:
     from server.node.runtime import TableRuntime
     from server.settings import Settings
 
-    from .signin import Signing
 
 log = logging.getLogger("tarot.chat")
 CONTEXT_MESSAGES = 10  # the messages before a reported one kept with it
 CONTEXT_EVENTS = 500  # how far back in the table's log they are looked for
 
-SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch | m.ListTables
-
-
-class Connection(rematch_requests.Connection, Protocol):
-    """What chat asks of a connection (``connection.Connection``)."""
-
-    version: int
-    signing: Signing
-
-    @property
-    def table(self) -> TableRuntime | None: ...
-
-    @property
-    def seat(self) -> int | None: ...
-
-    @property
-    def player(self) -> str: ...
-
-    def send(self, message: m.Model) -> None: ...
+SocialMessage = m.Chat | m.Mute | m.Unmute | m.Block | m.Report | m.Rematch
 
 
 def policy_of(settings: Settings) -> ChatPolicy:
@@ -71,7 +55,7 @@ class Social:
     """One connection's chat state: its limits (the names it muted and the accounts hidden
     from it are its ``signing``'s: an account's are read at sign-in)."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Requester) -> None:
         self.conn = conn
         self.policy = policy = policy_of(conn.node.settings)
         self.limits = SenderLimits(policy)
@@ -86,37 +70,32 @@ class Social:
 _SOCIAL: WeakKeyDictionary[Any, Social] = WeakKeyDictionary()
 
 
-def shows_of(conn: Connection) -> Callable[[StoredEvent], bool]:
+def shows_of(conn: Requester) -> Callable[[StoredEvent], bool]:
     """The connection's ``shows`` (table.Subscriber's, the delivery core's ``Feed.shows``);
     its chat state is made here and lives as long as the connection."""
     social = _SOCIAL[conn] = Social(conn)
     return social.shows
 
 
-def social_of(conn: Connection) -> Social:
+def social_of(conn: Requester) -> Social:
     return _SOCIAL[conn]
 
 
-def _engine(conn: Connection) -> AsyncEngine | None:
+def _engine(conn: Requester) -> AsyncEngine | None:
     archive = conn.node.archive
     return None if archive is None else archive.engine
 
 
-def _followed(conn: Connection) -> TableRuntime:
+def _followed(conn: Requester) -> TableRuntime:
     runtime = conn.table
     if runtime is None:
         raise TableRefused("not_seated", "chat: this connection follows no table")
     return runtime
 
 
-async def handle(conn: Connection, message: SocialMessage) -> None:
-    """One chat request of ``conn`` (feature_requests.py's dispatch calls this), a rematch, or a
-    ``list_tables`` (its ``tables``, then, in version 2, ``online``)."""
+async def handle(conn: Requester, message: SocialMessage) -> None:
+    """One chat request of ``conn`` (feature_requests.py's dispatch calls this), or a rematch."""
     match message:
-        case m.ListTables():
-            conn.send(await conn.node.lobby.page(message))
-            online(conn, message.id)
-            await queue_requests.searching(conn, message.id)  # quick play: section 16
         case m.Chat():
             await _chat(conn, message)
         case m.Mute(name=name) | m.Unmute(name=name):
@@ -130,13 +109,7 @@ async def handle(conn: Connection, message: SocialMessage) -> None:
             await rematch_requests.answer(conn, message)
 
 
-def online(conn: Connection, re: m.RequestId | None) -> None:
-    """After ``tables``, to a version 2 connection: how many connections every node has."""
-    if conn.version >= 2:
-        conn.send(m.Online(count=conn.node.watch.online(), re=re))
-
-
-async def _chat(conn: Connection, chat: m.Chat) -> None:
+async def _chat(conn: Requester, chat: m.Chat) -> None:
     runtime = _followed(conn)
     seat = conn.seat
     account = conn.signing.account
@@ -160,7 +133,7 @@ async def _asked(work: Any) -> Any:
         raise AccountRefused(error_code(e.code), e.message) from e
 
 
-def _history(conn: Connection) -> AsyncEngine:
+def _history(conn: Requester) -> AsyncEngine:
     engine = _engine(conn)
     if engine is None:
         raise AccountRefused(
@@ -169,7 +142,7 @@ def _history(conn: Connection) -> AsyncEngine:
     return engine
 
 
-async def _block(conn: Connection, message: m.Block) -> None:
+async def _block(conn: Requester, message: m.Block) -> None:
     from server.history import block
 
     account_id = conn.signing.account_id
@@ -180,7 +153,7 @@ async def _block(conn: Connection, message: m.Block) -> None:
     conn.send(m.Blocked(name=name, re=message.id))
 
 
-async def _mute(conn: Connection, key: str, on: bool) -> set[str]:
+async def _mute(conn: Requester, key: str, on: bool) -> set[str]:
     """Mute (``on``) or unmute the case-folded name ``key``: for a signed-in player, kept
     in the history and applied on every connection of the account; for a guest, on this
     connection while it lasts. The names muted now."""
@@ -196,7 +169,7 @@ async def _mute(conn: Connection, key: str, on: bool) -> set[str]:
     return muted
 
 
-async def _report(conn: Connection, message: m.Report) -> None:
+async def _report(conn: Requester, message: m.Report) -> None:
     from server.history import ChatReport, store_report
 
     runtime = _followed(conn)
@@ -209,7 +182,7 @@ async def _report(conn: Connection, message: m.Report) -> None:
         for e in events or []
         # One the connection may read (muted or blocked since: it is reported all the same).
         if e.seq <= message.seq
-        and e.event.get("kind") == "chat"
+        and name_of(e.event) == "chat"
         and shown_to(e.event, conn.seat, conn.version)
     ]
     if not chats or chats[-1].seq != message.seq:
@@ -222,8 +195,8 @@ async def _report(conn: Connection, message: m.Report) -> None:
         seq=message.seq,
         reporter_id=None if account is None else account.id,
         reporter=conn.player if account is None else account.name,
-        message=dict(chats[-1].event),
-        context=[{"seq": e.seq, **e.event} for e in chats[-1 - CONTEXT_MESSAGES : -1]],
+        message=dict(wire_event(chats[-1].event)),
+        context=[{"seq": e.seq, **wire_event(e.event)} for e in chats[-1 - CONTEXT_MESSAGES : -1]],
         reason=message.reason,
     )
     report_id = await _asked(store_report(engine, report))

@@ -12,11 +12,10 @@ refusal comes from there, with its code (``results_hidden``, ``not_entered``...)
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Protocol
 
 import engine
 from protocol import models as m
-from protocol.errors import ErrorCode, error_code
+from protocol.errors import error_code
 from server.clock import now_ms
 from server.duplicate import event_phase
 from server.history import (
@@ -34,48 +33,19 @@ from server.history.duplicate_events import check_open
 from server.history.duplicate_listing import ListedEvent, listed_event, listed_events
 from server.history.duplicate_play import results_count
 from server.node.duplicates import DuplicateTables
-from server.node.node import Node
 from server.node.runtime import TableRuntime
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableRefused
 from server.table.seating import JoinRequest
-from server.table.transitions import Change
 
-from .signin import Signing
-
-
-class Connection(Protocol):
-    """What these messages use of their connection (``connection.Connection``)."""
-
-    node: Node
-    signing: Signing
-
-    def send(self, message: m.Model) -> None: ...
-
-    def error(
-        self,
-        code: ErrorCode,
-        message: str,
-        rule: str | None = ...,
-        reason: str | None = ...,
-        re: m.RequestId | None = ...,
-    ) -> None: ...
-
-    async def _seated_by(
-        self,
-        runtime: TableRuntime,
-        change: Change,
-        re: m.RequestId | None,
-        last_seq: int | None = ...,
-    ) -> None: ...
-
+from .requester import Requester
 
 DuplicateRequest = m.DuplicateList | m.DuplicateEnter | m.DuplicatePlay | m.DuplicateShow
 
 
-async def duplicate_request(conn: Connection, message: DuplicateRequest) -> None:
+async def duplicate_request(conn: Requester, message: DuplicateRequest) -> None:
     """Answer one duplicate event message; a history refusal is sent with its own code."""
     try:
         await _answer(conn, message)
@@ -83,7 +53,7 @@ async def duplicate_request(conn: Connection, message: DuplicateRequest) -> None
         conn.error(error_code(e.code), e.message, re=message.id)
 
 
-def _duplicates(conn: Connection) -> DuplicateTables:
+def _duplicates(conn: Requester) -> DuplicateTables:
     if conn.node.duplicates is None:
         raise TableRefused(
             "accounts_unavailable", "this server keeps no history: it has no duplicate events"
@@ -91,14 +61,14 @@ def _duplicates(conn: Connection) -> DuplicateTables:
     return conn.node.duplicates
 
 
-def _account(conn: Connection) -> int:
+def _account(conn: Requester) -> int:
     account_id = conn.signing.account_id
     if account_id is None:
         raise TableRefused("not_signed_in", "duplicate events are played signed in: sign in")
     return account_id
 
 
-async def _answer(conn: Connection, message: DuplicateRequest) -> None:
+async def _answer(conn: Requester, message: DuplicateRequest) -> None:
     db = _duplicates(conn).engine
     viewer = conn.signing.account_id
     match message:
@@ -133,7 +103,7 @@ def event_info(listed: ListedEvent, now: datetime | None = None) -> m.EventInfo:
     )
 
 
-async def _play(conn: Connection, play: m.DuplicatePlay) -> None:
+async def _play(conn: Requester, play: m.DuplicatePlay) -> None:
     duplicates, account_id = _duplicates(conn), _account(conn)
     stored = await stored_event(duplicates.engine, play.event_id)
     check_open(stored, datetime.now(UTC), "played")
@@ -163,7 +133,7 @@ async def _play(conn: Connection, play: m.DuplicatePlay) -> None:
 
 
 async def _back_to_table(
-    conn: Connection,
+    conn: Requester,
     duplicates: DuplicateTables,
     entry: int,
     account_id: int,
@@ -194,7 +164,7 @@ async def _back_to_table(
     return True
 
 
-async def _seat(conn: Connection, runtime: TableRuntime, entry: int, play: m.DuplicatePlay) -> None:
+async def _seat(conn: Requester, runtime: TableRuntime, entry: int, play: m.DuplicatePlay) -> None:
     account = conn.signing.account
     request = JoinRequest(
         name=account.name if account is not None else "",
@@ -215,14 +185,14 @@ async def _seat(conn: Connection, runtime: TableRuntime, entry: int, play: m.Dup
     await conn._seated_by(runtime, change, play.id)
 
 
-async def _settled(conn: Connection) -> None:
+async def _settled(conn: Requester) -> None:
     """Until the results of the deals finished on this node are recorded."""
     archive = conn.node.archive
     if archive is not None and archive.duplicates is not None:
         await archive.duplicates.settled()
 
 
-async def _show(conn: Connection, show: m.DuplicateShow) -> None:
+async def _show(conn: Requester, show: m.DuplicateShow) -> None:
     db, viewer = _duplicates(conn).engine, conn.signing.account_id
     await _settled(conn)  # one's own deal just played shows
     listed = await listed_event(db, show.event_id, viewer)

@@ -13,12 +13,12 @@ from typing import Any
 
 from protocol import models as m
 
-from . import chat_requests, queue_requests
+from . import chat_requests, lobby_requests, queue_requests
 from .duplicate_requests import duplicate_request
 
 Handler = Callable[[Any, Any], Awaitable[None]]
 HANDLERS: dict[type[m.Model], Handler] = {
-    m.ListTables: chat_requests.handle,  # its ``tables``, then (version 2) ``online``
+    m.ListTables: lobby_requests.handle,  # its ``tables``, then (version 2) ``online``
     m.Chat: chat_requests.handle,
     m.Mute: chat_requests.handle,
     m.Unmute: chat_requests.handle,

@@ -13,18 +13,16 @@ from __future__ import annotations
 import logging
 import secrets
 import weakref
-from typing import Any, Protocol
 
 from protocol import models as m
 from server.clock import now_ms
-from server.node.node import Node
 from server.node.quickplay import QuickPlay
 from server.queue.seats import Sitter
 from server.queue.tickets import Ticket
 from server.table import transitions as tr
 
 from . import connection_state as cs
-from .signin import Signing
+from .requester import Requester
 
 log = logging.getLogger("tarot.quickplay")
 START_RATING = 1500.0  # the history's START: a new account's, and every guest's
@@ -32,27 +30,15 @@ START_RATING = 1500.0  # the history's START: a new account's, and every guest's
 QueueRequest = m.Queue | m.CancelQueue | m.Ready | m.PlayNow
 
 
-class Connection(Protocol):
-    """What of ``connection.Connection`` the queue uses (not imported: it imports this)."""
-
-    node: Node
-    signing: Signing
-    state: cs.ConnectionState[Any]
-
-    def send(self, message: m.Model) -> None: ...
-
-    async def _resume(self, token: str, last_seq: int | None, re: m.RequestId | None) -> None: ...
-
-
 class ConnectionQueuer:
     """A connection as the queue sees it (``quickplay.Queuer``)."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Requester) -> None:
         self._connection = weakref.ref(connection)
         self.guest = f"guest:{secrets.token_hex(8)}"
 
     @property
-    def connection(self) -> Connection | None:
+    def connection(self) -> Requester | None:
         return self._connection()
 
     def send(self, message: m.Model) -> None:
@@ -74,17 +60,17 @@ class ConnectionQueuer:
         await connection._resume(token, None, None)
 
 
-_queuers: weakref.WeakKeyDictionary[Connection, ConnectionQueuer] = weakref.WeakKeyDictionary()
+_queuers: weakref.WeakKeyDictionary[Requester, ConnectionQueuer] = weakref.WeakKeyDictionary()
 
 
-def queuer_of(connection: Connection) -> ConnectionQueuer:
+def queuer_of(connection: Requester) -> ConnectionQueuer:
     found = _queuers.get(connection)
     if found is None:
         found = _queuers[connection] = ConnectionQueuer(connection)
     return found
 
 
-async def handle(connection: Connection, message: QueueRequest) -> None:
+async def handle(connection: Requester, message: QueueRequest) -> None:
     quickplay: QuickPlay = connection.node.quickplay
     if isinstance(message, m.Queue | m.PlayNow):
         connection.node.moderation.check_create()  # a maintenance: no new tables
@@ -105,16 +91,7 @@ async def handle(connection: Connection, message: QueueRequest) -> None:
             await quickplay.play_now(queuer, sitter, deals)
 
 
-class Lobby(Protocol):
-    """What ``searching`` asks of a connection: any of the lobby's, queued or not."""
-
-    node: Node
-    version: int
-
-    def send(self, message: m.Model) -> None: ...
-
-
-async def searching(connection: Lobby, re: m.RequestId | None) -> None:
+async def searching(connection: Requester, re: m.RequestId | None) -> None:
     """After ``tables`` (and ``online``), to a version 2 connection: how many search for
     quick play, on every node: every lobby sees it, not only those searching."""
     if connection.version >= 2:
@@ -122,16 +99,16 @@ async def searching(connection: Lobby, re: m.RequestId | None) -> None:
         connection.send(m.Searching(count=count, re=re))
 
 
-def _node(connection: Connection) -> str:
+def _node(connection: Requester) -> str:
     return connection.node.settings.node_id
 
 
-def _name(connection: Connection, name: str) -> str:
+def _name(connection: Requester, name: str) -> str:
     account = connection.signing.account
     return name if account is None else account.name
 
 
-async def _ticket(connection: Connection, queuer: ConnectionQueuer, queue: m.Queue) -> Ticket:
+async def _ticket(connection: Requester, queuer: ConnectionQueuer, queue: m.Queue) -> Ticket:
     account_id = connection.signing.account_id
     if queue.mode == "rated" and account_id is None:
         raise tr.TableRefused(
@@ -151,7 +128,7 @@ async def _ticket(connection: Connection, queuer: ConnectionQueuer, queue: m.Que
     )
 
 
-async def _rating(connection: Connection, account_id: int | None) -> float:
+async def _rating(connection: Requester, account_id: int | None) -> float:
     """The account's rating in the history; ``START_RATING`` for a guest, or without one."""
     archive = connection.node.archive
     if account_id is None or archive is None or archive.engine is None:

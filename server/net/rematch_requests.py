@@ -10,43 +10,23 @@ answer that completes them starts the new table: the AI takes the seats left.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, cast
 
 from protocol import models as m
 from server.clock import now_ms
 from server.node.rematch_timers import start_rematch_table
 from server.table import rematch, seating
-from server.table import transitions as tr
 from server.table.seating import JoinRequest
 
 from . import acks
 from . import connection_state as cs
+from .requester import Requester
 
 if TYPE_CHECKING:
-    from server.node.node import Node
-    from server.node.runtime import Subscriber, TableRuntime
+    from server.node.runtime import Subscriber
 
 
-class Connection(Protocol):
-    """What a rematch asks of a connection (``connection.Connection``)."""
-
-    node: Node
-    address: str
-    created: set[str]
-    state: cs.ConnectionState[TableRuntime]
-
-    def _seated(self) -> tuple[TableRuntime, int]: ...
-
-    async def _seated_by(
-        self,
-        runtime: TableRuntime,
-        change: tr.Change,
-        re: m.RequestId | None,
-        last_seq: int | None = None,
-    ) -> None: ...
-
-
-async def answer(conn: Connection, message: m.Rematch) -> None:
+async def answer(conn: Requester, message: m.Rematch) -> None:
     runtime, seat = conn._seated()
     data = runtime.data
     rematch.check_finished(data, seat)

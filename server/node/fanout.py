@@ -11,31 +11,40 @@ turn or snapshot, in order; this module turns its answers into frames.
   follows), and the ``re`` of the request that made the change on the
   connection that asked (``Asked``): one frame per reader per commit.
 
-A frame is encoded once per distinct content and codec: the public batch of a
-commit (every spectator and seat not to act) is encoded once and its bytes
-reused; only the frames carrying a turn or a ``re`` are encoded apart.
+Each event's wire body is made from its stored form (``protocol.frames.wire_event``)
+once per carry, for every reader; a frame is encoded once per distinct content and
+codec: the public batch of a commit (every spectator and seat not to act) is
+encoded once and its bytes reused; only the frames carrying a turn or a ``re`` are
+encoded apart. The bodies and frames themselves are built in ``protocol.frames``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-import msgpack
-
 import engine
 from protocol import Codec
 from protocol import models as m
-from protocol.convert import legal_json, your_turn_json
+from protocol.frames import (
+    HIDDEN,
+    appended,
+    event_frame,
+    events_frame,
+    folded_extra,
+    folded_turn,
+    snapshot_frame,
+    wire_event,
+    your_turn_json,
+)
 from server.table.data import StoredEvent
 from server.table.delivery import Fetch, Out, SendEvent, SendSnapshot, SendTurn, Turn
 
 __all__ = ["Asked", "Fanout", "Reader"]
 
 FOLDING_VERSION = 2  # the first version whose connections get ``events`` frames
-HIDDEN: dict[str, Any] = {"kind": "hidden"}
+Bodies = dict[int, dict[str, Any]]  # the wire body of each event of a carry, by number
 
 
 class Reader(Protocol):
@@ -91,6 +100,7 @@ class Fanout:
     def carry(self, outs: Iterable[Out[R]], asked: Asked[R] | None = None) -> bool:
         """Send the frames of ``outs``; True when a ``Fetch`` was among them."""
         fetch = False
+        bodies: Bodies = {}
         v1: dict[tuple[int, str, bool], str | bytes] = {}
         folded: dict[R, list[_Batch]] = {}
         for out in outs:
@@ -98,7 +108,7 @@ class Fanout:
                 fetch = True
                 continue
             if out.key.version < FOLDING_VERSION:
-                self._send_v1(out, v1)
+                self._send_v1(out, v1, bodies)
             else:
                 self._fold(folded, out)
         if asked is not None:
@@ -106,7 +116,7 @@ class Fanout:
         shared: dict[tuple[Any, ...], str | bytes] = {}
         for sub, batches in folded.items():
             for batch in batches:
-                sub.send_frame(self._frame(sub, batch, shared))
+                sub.send_frame(self._frame(sub, batch, shared, bodies))
         return fetch
 
     # ------------------------------------------------------------ version 1
@@ -115,24 +125,21 @@ class Fanout:
         self,
         out: SendEvent[R] | SendTurn[R] | SendSnapshot[R],
         frames: dict[tuple[int, str, bool], str | bytes],
+        bodies: Bodies,
     ) -> None:
         sub = out.key
         if isinstance(out, SendEvent):
-            key = (out.event.seq, sub.codec.name, out.visible)
+            event = out.event
+            key = (event.seq, sub.codec.name, out.visible)
             frame = frames.get(key)
             if frame is None:
-                frame = frames[key] = self._event_frame(sub.codec, out.event, out.visible)
+                body = _body(event, bodies) if out.visible else HIDDEN
+                frame = frames[key] = sub.codec.dumps(event_frame(self.table_id, event.seq, body))
             sub.send_frame(frame)
         elif isinstance(out, SendTurn):
             self._send_turn(sub, out.seq, out.turn)
         else:
             sub.send_frame(sub.codec.encode(self.snapshot(sub.seat)))
-
-    def _event_frame(self, codec: Codec, event: StoredEvent, visible: bool) -> str | bytes:
-        body = event.event if visible else HIDDEN
-        return codec.dumps(
-            {"type": "event", "table_id": self.table_id, "seq": event.seq, "event": body}
-        )
 
     def _send_turn(self, sub: Reader, seq: int, turn: Turn) -> None:
         legal = self.legal(turn)
@@ -166,40 +173,30 @@ class Fanout:
             if last is None or last.turn is not None:
                 last = _Batch(snapshot=False)
                 batches.append(last)
-            offer = legal_json(legal)
-            last.turn = {"seq": out.seq, "legal": offer, "deadline_ms": out.turn.deadline_ms}
+            last.turn = folded_turn(out.seq, legal, out.turn.deadline_ms)
 
     def _frame(
-        self, sub: Reader, batch: _Batch, shared: dict[tuple[Any, ...], str | bytes]
+        self,
+        sub: Reader,
+        batch: _Batch,
+        shared: dict[tuple[Any, ...], str | bytes],
+        bodies: Bodies,
     ) -> str | bytes:
         codec = sub.codec
         if batch.snapshot:
-            body = self.snapshot(sub.seat).model_dump(mode="json")
-            if batch.turn is not None:
-                body["your_turn"] = batch.turn
-            return codec.dumps(body)
+            return codec.dumps(snapshot_frame(self.snapshot(sub.seat), batch.turn))
         # The events are the same for every follower that sees them alike: encoded once,
         # and the turn or the ``re`` of one follower appended to those bytes.
         key = (codec.name, batch.events[0][0].seq if batch.events else 0, batch.seen)
         frame = shared.get(key)
         if frame is None:
-            frame = shared[key] = codec.dumps(self._events_body(batch))
-        extra: dict[str, Any] = {}
-        if batch.turn is not None:
-            extra["your_turn"] = batch.turn
-        if batch.re is not None:
-            extra["re"] = batch.re
-        return appended(frame, extra) if extra else frame
-
-    def _events_body(self, batch: _Batch) -> dict[str, Any]:
-        return {
-            "type": "events",
-            "table_id": self.table_id,
-            "events": [
-                {"seq": e.seq, "event": e.event if visible else HIDDEN}
-                for e, visible in batch.events
-            ],
-        }
+            events = [
+                (e.seq, _body(e, bodies) if visible else HIDDEN) for e, visible in batch.events
+            ]
+            frame = shared[key] = codec.dumps(events_frame(self.table_id, events))
+        if batch.turn is None and batch.re is None:
+            return frame
+        return appended(frame, folded_extra(batch.turn, batch.re))
 
 
 def _answer(batches: list[_Batch] | None, asked: Asked[R]) -> None:
@@ -209,11 +206,9 @@ def _answer(batches: list[_Batch] | None, asked: Asked[R]) -> None:
         asked.answered = True
 
 
-def appended(frame: str | bytes, extra: dict[str, Any]) -> str | bytes:
-    """``frame`` (an encoded map of at most 15 keys) with ``extra``'s keys added last:
-    the bytes ``Codec.dumps`` gives the whole map, without encoding the rest again."""
-    if isinstance(frame, str):  # JSON, as ``Codec.dumps`` writes it: ``{...}``
-        return f"{frame[:-1]},{json.dumps(extra, separators=(',', ':'))[1:]}"
-    # msgpack: a fixmap's first byte is 0x80 plus its number of pairs; the pairs follow
-    pairs: bytes = msgpack.packb(extra, use_bin_type=True)[1:]
-    return bytes([frame[0] + len(extra)]) + frame[1:] + pairs
+def _body(event: StoredEvent, bodies: Bodies) -> dict[str, Any]:
+    """The wire body of ``event``, made once per carry whatever the readers."""
+    body = bodies.get(event.seq)
+    if body is None:
+        body = bodies[event.seq] = wire_event(event.event)
+    return body

@@ -36,6 +36,7 @@ from server.table.commits import Update, committed_update, followed_state
 from server.table.data import StoredEvent, TableData, deal_state
 from server.table.delivery import Delivery, Out, SendSnapshot, Turn
 from server.table.refusals import TableError
+from server.table.stored_events import name_of
 
 from . import recovery
 from .driver import Driver
@@ -216,7 +217,7 @@ class TableRuntime:
         state, data = self.state, self.data
         if state is None or state.is_over or data.status != "playing":
             return None
-        turns = [e.seq for e in events if e.event.get("kind") == "turn"]
+        turns = [e.seq for e in events if name_of(e.event) == "turn"]
         current = self.delivery.turn
         if turns:
             return Turn(turns[-1], state.to_act, data.turn_deadline_ms)

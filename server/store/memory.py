@@ -1,7 +1,8 @@
 """The embedded default store: every table in this process, nothing persisted.
 
-Each table's event log keeps its last ``EVENT_LOG_LIMIT`` events as marshalled
-bytes (see ``_EventLog``); listeners hear a commit on the next loop turn, as
+Each table's event log keeps its last ``EVENT_LOG_LIMIT`` events (in the server's
+storage form, server/table/stored_events.py) as marshalled bytes (see
+``_EventLog``); listeners hear a commit on the next loop turn, as
 they would over pub/sub.
 """
 

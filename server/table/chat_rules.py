@@ -35,6 +35,7 @@ from protocol import models as m
 from . import transitions as tr
 from .data import TableData
 from .refusals import TableRefused
+from .stored_events import name_of, table_event
 
 __all__ = [
     "ChatPolicy",
@@ -153,7 +154,8 @@ def said(
             "guest",
             f"guests read the chat; sign in (or play {policy.guest_deals} deals here) to write",
         )
-    event = m.ChatEvent(
+    event = table_event(
+        "chat",
         seat=sender.seat,
         name=sender.name,
         account_id=sender.account_id,
@@ -175,7 +177,7 @@ def shown_to(
 ) -> bool:
     """Whether a follower (its seat, its protocol version, the names it muted, the accounts
     it blocked or that blocked it) is shown this event of its table; other kinds: True."""
-    kind = event.get("kind")
+    kind = name_of(event)  # a stored event's name: its wire kind for the kinds of chat
     if kind not in m.V2_EVENT_KINDS:
         return True
     if version < 2:

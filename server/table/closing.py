@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import engine
-from protocol import models as m
 
 from .data import TableData
+from .stored_events import table_event
 from .transitions import Change
 
 
@@ -14,5 +14,5 @@ def close(data: TableData, state: engine.Deal | None) -> Change:
     change = Change(data, state)
     if data.status != "finished":
         change.data = data.model_copy(update={"status": "finished", "turn_deadline_ms": None})
-        change.emit(m.TableOverEvent(totals=data.totals))
+        change.emit(table_event("table_over", totals=data.totals))
     return change

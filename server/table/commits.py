@@ -1,7 +1,8 @@
 """What a commit makes: the next version of a table, and the engine state that follows it.
 
 Pure functions over ``TableData``. ``committed_update`` numbers a change for the
-store (its version, commit id naming the parent, events after the table's);
+store (its version, commit id naming the parent, events after the table's, each
+in the log's storage form, ``stored_events.py``, as the change made it);
 ``followed_state`` brings a cached engine state to a newer version of the same
 table, replaying only the actions it has not seen (a full replay from the seed
 when the deal changed or the cache is not a prefix of it).
@@ -40,7 +41,7 @@ def committed_update(data: TableData, change: tr.Change) -> Update:
         }
     )
     stored = [
-        StoredEvent(seq=data.seq + i + 1, audience=aud, event=ev.model_dump(mode="json"))
+        StoredEvent(seq=data.seq + i + 1, audience=aud, event=ev)
         for i, (aud, ev) in enumerate(change.events)
     ]
     return Update(new, stored)

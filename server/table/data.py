@@ -6,7 +6,8 @@ a pickled state: any node rebuilds the engine state by replaying them
 
 Each action is stored as the game record's entry for it (``engine.action_entry``:
 bid names and card codes, docs/RECORD.md), not as the wire message that asked for
-it, so the protocol can change without a migration of what Redis holds.
+it, so the protocol can change without a migration of what Redis holds; the
+events likewise (``StoredEvent``, in the form of ``stored_events.py``).
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ class RematchData(Data):
 
 
 class StoredEvent(NamedTuple):
-    """One event of a table's log: its number, who sees it, its wire body (JSON values).
+    """One event of a table's log: its number, who sees it, its body (JSON values) in the
+    log's storage form (``stored_events.py``; from a table stored before, a wire body).
 
     A tuple, not a model: a node holds thousands (the memory store keeps
     ``EVENT_LOG_LIMIT`` a table), and the garbage collector untracks a tuple

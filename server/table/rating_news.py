@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import engine
-from protocol import models as m
 
 from . import transitions as tr
 from .data import TableData
+from .stored_events import table_event
 
 
 class SeatRating(NamedTuple):
@@ -37,15 +37,17 @@ def rated(
     change = tr.Change(data, state)
     if not lines:
         return change
-    event = m.RatingsEvent(
-        deal_number=deal_number_of(data, index),
+    event = table_event(
+        "ratings",
+        number=deal_number_of(data, index),
+        # [seat, name, before, after] each; floats, as the wire's model made them (1500.0)
         changes=[
-            m.RatingChangeLine(
-                seat=line.seat,
-                name=data.seats[line.seat].name,
-                before=round(line.before, 1),
-                after=round(line.after, 1),
-            )
+            [
+                line.seat,
+                data.seats[line.seat].name,
+                round(float(line.before), 1),
+                round(float(line.after), 1),
+            ]
             for line in sorted(lines)
         ],
     )

@@ -23,11 +23,11 @@ from __future__ import annotations
 import hashlib
 
 import engine
-from protocol import models as m
 
 from . import transitions as tr
 from .data import RematchData, TableData
 from .refusals import TableRefused
+from .stored_events import StoredBody, table_event
 
 
 def rematch_key(table_id: str) -> str:
@@ -68,11 +68,12 @@ def answer(
     return change
 
 
-def event_of(data: TableData) -> m.RematchEvent:
+def event_of(data: TableData) -> StoredBody:
     offer = data.rematch
     assert offer is not None
     seats = range(len(offer.answers))
-    return m.RematchEvent(
+    return table_event(
+        "rematch",
         table_id=offer.table_id,
         accepted=[i for i in seats if offer.answers[i] is True],
         declined=[i for i in seats if offer.answers[i] is False],

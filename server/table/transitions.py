@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from protocol import models as m
-from protocol.convert import WIRE_EVENTS, event_model, numbers, sheet_model
+from protocol.convert import WIRE_EVENTS, numbers
 from protocol.errors import ErrorCode
 
 from .data import (
@@ -35,6 +34,7 @@ from .duplicate_deals import (
     with_stopped,
 )
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
+from .stored_events import StoredBody, deal_event, table_event
 
 Audience = tuple[int, ...] | None
 
@@ -43,17 +43,29 @@ Audience = tuple[int, ...] | None
 class Change:
     data: TableData
     state: engine.Deal | None
-    events: list[tuple[Audience, m.Model]] = field(default_factory=list)
+    # Each in the log's storage form (stored_events.py), not the wire's: the protocol
+    # makes the wire bodies as they are sent.
+    events: list[tuple[Audience, StoredBody]] = field(default_factory=list)
     # What a change tells the connection that asked for it, beside its events:
     seated: tuple[int, str] | None = None  # a join: the seat taken and its token
 
-    def emit(self, event: m.Model, audience: Audience = None) -> None:
+    def emit(self, event: StoredBody, audience: Audience = None) -> None:
         self.events.append((audience, event))
 
 
 def seat_changed(change: Change, seat: int) -> None:
     """Tell everyone what the seat is now."""
-    change.emit(m.SeatChanged(seat=change.data.seat_info(seat)))
+    info = change.data.seat_info(seat)
+    change.emit(
+        table_event(
+            "seat",
+            seat=seat,
+            occupant=info.occupant,
+            name=info.name,
+            connected=info.connected,
+            away_until_ms=info.away_until_ms,
+        )
+    )
 
 
 def check_invite(data: TableData, invite: str | None) -> None:
@@ -220,10 +232,10 @@ def begin_deal(change: Change, now_ms: int) -> None:
         }
     )
     change.state = state
-    change.emit(m.DealStartedEvent(deal_number=number, dealer=deal.dealer))
+    change.emit(table_event("deal_started", number=number, dealer=deal.dealer))
     for event in engine.deal_events(state):
         if isinstance(event, WIRE_EVENTS):  # DealStarted went first, with its number
-            change.emit(event_model(event), _audience(event))
+            change.emit(deal_event(event), _audience(event))
     _after_move(change, now_ms)
 
 
@@ -246,7 +258,7 @@ def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_m
     change = Change(data.model_copy(update={"deal": deal}), after)
     for event in events:
         if isinstance(event, WIRE_EVENTS):  # the score is sent with the totals as the deal closes
-            change.emit(event_model(event), _audience(event))
+            change.emit(deal_event(event), _audience(event))
     _after_move(change, now_ms)
     return change
 
@@ -259,7 +271,7 @@ def _after_move(change: Change, now_ms: int) -> None:
         seat = state.to_act
         deadline = _deadline(change.data, seat, now_ms)
         change.data = change.data.model_copy(update={"turn_deadline_ms": deadline})
-        change.emit(m.TurnEvent(seat=seat, phase=state.phase.value, deadline_ms=deadline))
+        change.emit(table_event("turn", seat=seat, phase=state.phase.value, deadline_ms=deadline))
         return
     _close_deal(change, now_ms)
 
@@ -293,12 +305,11 @@ def _close_deal(change: Change, now_ms: int) -> None:
             "ready": [False] * 4,
         }
     )
+    number = data.deal.number
     change.emit(
-        m.ScoreEvent(
-            deal_number=data.deal.number, sheet=sheet_model(sheet), totals=change.data.totals
-        )
+        table_event("deal_scored", number=number, sheet=sheet.to_json(), totals=change.data.totals)
     )
-    change.emit(m.RecordEvent(deal_number=data.deal.number, record=engine.to_record(state)))
+    change.emit(table_event("record", number=number, record=engine.to_record(state)))
     alone = not any(s.occupant == "human" for s in change.data.seats)
     if series.is_over or event_deals_over(data) or (data.duplicate is not None and alone):
         _finish(change)
@@ -314,17 +325,18 @@ def _announce_wait(change: Change, now_ms: int) -> None:
     assert data.deal is not None and data.next_deal_ms is not None
     waiting = [i for i in range(len(data.seats)) if not _counts_as_ready(data, i, now_ms)]
     change.emit(
-        m.BetweenDealsEvent(
-            next_deal_number=data.deal.number + 1,
+        table_event(
+            "between_deals",
+            next_number=data.deal.number + 1,
             deadline_ms=data.next_deal_ms,
-            waiting_for=waiting,
+            waiting=waiting,
         )
     )
 
 
 def _finish(change: Change) -> None:
     change.data = change.data.model_copy(update={"status": "finished", "turn_deadline_ms": None})
-    change.emit(m.TableOverEvent(totals=change.data.totals))
+    change.emit(table_event("table_over", totals=change.data.totals))
 
 
 def ready(data: TableData, state: engine.Deal | None, seat: int, now_ms: int) -> Change:

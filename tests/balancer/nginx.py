@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from cli.local_servers import free_port, wait_until
+from cli.local_servers import free_port, stop_process, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "deploy" / "nginx.conf"
@@ -93,11 +93,6 @@ class Balancer:
         return log.read_text().splitlines() if log.exists() else []
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process)
         self.process = None

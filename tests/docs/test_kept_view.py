@@ -23,6 +23,7 @@ import pytest
 import engine
 from protocol import models as m
 from protocol.convert import legal_model, view_model
+from protocol.frames import wire_event
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
@@ -260,9 +261,9 @@ class RecordedTable:
         self.state = change.state
         turned = False
         for event in (e for _, e in change.events):
-            self.numbers += numbers_in(event.model_dump(mode="json"))
+            self.numbers += numbers_in(wire_event(event))
         for i, (audience, event) in enumerate(change.events):
-            body = event.model_dump(mode="json")
+            body = wire_event(event)
             turned = turned or body["kind"] == "turn"
             for seat in VIEWPOINTS:
                 if seat not in self.kept:

@@ -9,7 +9,8 @@ import random
 import engine
 from protocol import models as m
 from protocol.codecs import CODECS
-from protocol.convert import legal_model, your_turn_json
+from protocol.convert import legal_model
+from protocol.frames import your_turn_json
 
 
 def decision_points(deals: int, seed: int) -> list[engine.Legal]:

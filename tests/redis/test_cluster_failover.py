@@ -9,6 +9,7 @@ import random
 from redis.asyncio.cluster import RedisCluster
 
 from engine import load_record, score, to_record
+from protocol.frames import wire_event
 from server.store.redis import keys
 from server.store.redis.store import read_table
 from server.table.data import StoredEvent, TableData, deal_state
@@ -185,4 +186,4 @@ async def test_a_killed_cluster_master_is_replaced_by_its_replica_and_the_deal_f
     assert data.deal is not None
     assert to_record(deal_state(data.deal)) == records[-1]["record"]
     assert [e.seq for e in log] == list(range(1, data.seq + 1))
-    assert all(e.event == public[e.seq] for e in log if e.audience is None)
+    assert all(wire_event(e.event) == public[e.seq] for e in log if e.audience is None)

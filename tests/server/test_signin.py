@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
@@ -20,10 +18,10 @@ from server.node.archive import Archive
 from server.settings import Settings
 
 from ..deal_seeds import deal_from, ordinary, where
-from .conftest import REDIS_TEST_URL, flush
+from .social_wire import PASSWORD, node, url_of
 from .wire import Message, WireClient, play_until
 
-PASSWORD = "correct horse battery"
+__all__ = ["node"]  # the fixture (social_wire.py's), used by name
 
 
 @pytest.fixture(autouse=True)
@@ -31,27 +29,6 @@ def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
     """argon2id with small parameters (still the real hash and checks): the default's
     64 MiB, 3 passes cost ~1 s a hash on this shared machine, and these tests make many."""
     monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
-
-
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
-async def node(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[App]:
-    """A node with a history database (accounts), on the memory store and on Redis."""
-    redis_url = REDIS_TEST_URL if request.param == "redis" else None
-    if redis_url is not None:
-        await flush(redis_url)
-    settings = Settings(port=0, next_deal_seconds=30, lease_ms=600, redis_url=redis_url)
-    archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
-    running = await App.start(settings, archive=archive)
-    try:
-        yield running
-    finally:
-        await running.stop(drain_seconds=0)
-        if redis_url is not None:
-            await flush(redis_url)
-
-
-def url_of(app: App) -> str:
-    return f"ws://127.0.0.1:{app.port}/"
 
 
 async def signed_up(app: App, name: str) -> tuple[WireClient, Message]:

@@ -12,7 +12,8 @@ changes (a seat taken, a deal started), read one page at a time.
                         commit (last commit id), status, commits, deadline (redis_tables);
                         an older node's table: data (the whole TableData JSON) instead
     {table:ID}:actions  list: the current deal's actions, one record entry (JSON) each
-    {table:ID}:events   stream: one entry per event, ID ``<seq>-0``, field ``e`` (JSON)
+    {table:ID}:events   stream: one entry per event, ID ``<seq>-0``, field ``e`` (JSON: a
+                        StoredEvent, its body in the server's storage form, stored_events.py)
     {table:ID}:lease    string: the node running the table's background work (PX ttl)
     {table:ID}:updates  sharded pub/sub channel: each committed change (see redis_store)
     {table:ID}:followers  hash: store id of each node following the table -> until (ms)

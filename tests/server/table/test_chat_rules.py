@@ -20,6 +20,8 @@ from server.table.data import StoredEvent, TableData
 from server.table.refusals import TableRefused
 from server.table.seating import JoinRequest, join
 
+from .wired import wired
+
 NOW = 1_000_000
 POLICY = ChatPolicy()
 ANNA = Sender(seat=0, name="Anna", account_id=7)
@@ -103,7 +105,7 @@ def test_sentences_are_not_links(text: str) -> None:
 def test_a_seat_sends_presets_mid_deal_and_text_only_outside_a_deal() -> None:
     data, state = playing()
     preset = said(data, state, ANNA, m.Chat(preset="hello"), POLICY)  # type: ignore[arg-type]
-    [(audience, event)] = preset.events
+    [(audience, event)] = [(a, wired(e)) for a, e in preset.events]
     assert audience is None and isinstance(event, m.ChatEvent) and event.preset == "hello"
     text = m.Chat(text="I hold the 21")
     assert reason(lambda: said(data, state, ANNA, text, POLICY)) == "text_mid_deal"  # type: ignore[arg-type]
@@ -117,10 +119,10 @@ def test_a_spectator_writes_text_mid_deal_to_spectators_only() -> None:
     data, state = playing()
     dan = Sender(seat=None, name="Dan", account_id=9)
     change = said(data, state, dan, m.Chat(text="nice"), POLICY)  # type: ignore[arg-type]
-    [(_, event)] = change.events
+    [(_, event)] = [(a, wired(e)) for a, e in change.events]
     assert isinstance(event, m.ChatEvent) and event.spectators_only
     between = said(seated("Anna"), None, dan, m.Chat(text="nice"), POLICY)
-    [(_, event)] = between.events
+    [(_, event)] = [(a, wired(e)) for a, e in between.events]
     assert isinstance(event, m.ChatEvent) and not event.spectators_only
 
 
@@ -168,7 +170,7 @@ def test_a_rematch_waits_for_every_human_then_starts_if_one_accepted() -> None:
     assert not rematch.starts(first)
     second = rematch.answer(first, None, 1, False, "other").data
     assert rematch.starts(second)
-    assert rematch.event_of(second) == m.RematchEvent(
+    assert wired(rematch.event_of(second)) == m.RematchEvent(
         table_id="new", accepted=[0], declined=[1], started=True
     )
     both_out = rematch.answer(rematch.answer(over, None, 0, False, "n").data, None, 1, False, "n")

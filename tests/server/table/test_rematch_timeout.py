@@ -7,10 +7,13 @@ from __future__ import annotations
 import pytest
 
 from protocol import models as m
+from protocol.frames import wire_event
 from server.table import rematch
 from server.table.data import TableData
 from server.table.refusals import TableRefused
 from server.table.seating import JoinRequest, join
+
+from .wired import wired
 
 NOW = 1_000_000
 CLOSES = NOW + 30_000
@@ -43,7 +46,7 @@ def test_at_the_deadline_the_silent_seats_are_told_and_the_new_table_starts() ->
     closed = rematch.expire(data, None, CLOSES)
     assert rematch.starts(closed.data)
     assert rematch.deadline(closed.data) is None
-    [(audience, event)] = closed.events
+    [(audience, event)] = [(a, wired(e)) for a, e in closed.events]
     assert audience is None  # the whole table: the silent seats are told
     assert event == m.RematchEvent(
         table_id="new", accepted=[0], declined=[2], started=True, timed_out=[1, 3]
@@ -64,7 +67,7 @@ def test_an_offer_nobody_accepted_closes_without_a_new_table() -> None:
     data = rematch.answer(over("Anna", "Bob"), None, 0, False, "new", CLOSES).data
     closed = rematch.expire(data, None, CLOSES)
     assert closed.events and not rematch.starts(closed.data)
-    assert rematch.event_of(closed.data).timed_out == [1]
+    assert wire_event(rematch.event_of(closed.data))["timed_out"] == [1]
 
 
 def test_an_offer_every_human_answered_has_no_deadline() -> None:

@@ -12,6 +12,8 @@ from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.seating import JoinRequest, join
 
+from .wired import wired
+
 NOW = 1_000_000
 
 
@@ -24,7 +26,8 @@ def test_a_dropped_seat_says_when_its_grace_ends_and_a_present_one_says_nothing(
     data = seated()
     assert data.seat_info(1).away_until_ms is None
     change = tr.dropped(data, None, 1, NOW + 5)
-    [(_, event)] = change.events
+    [(_, stored)] = change.events
+    event = wired(stored)
     assert isinstance(event, m.SeatChanged)
     assert event.seat.away_until_ms == NOW + 5 + 60_000
     assert change.data.summary().seats[1].away_until_ms == NOW + 5 + 60_000

@@ -36,6 +36,7 @@ from server.table.data import TableData, deal_state
 from server.table.seating import JoinRequest
 
 from ...deal_seeds import deal_from, seeds, where
+from .wired import wired
 
 STATUS_ORDER = {"waiting": 0, "playing": 1, "finished": 2}
 
@@ -80,7 +81,8 @@ class TableMachine(RuleBasedStateMachine):
             return None
         assert isinstance(change, tr.Change)
         self.check_holders(before, state_before, change)
-        for _, emitted in change.events:
+        for _, stored in change.events:
+            emitted = wired(stored)
             if isinstance(emitted, m.ScoreEvent):
                 if emitted.sheet.status == "played":
                     self.scored.append(list(emitted.sheet.scores))
