@@ -79,6 +79,9 @@ class TableRuntime:
         self.data = data
         self.state: engine.Deal | None = deal_state(data.deal) if data.deal else None
         self.subscribers: dict[Subscriber, None] = {}
+        # A follower came since the seats' sessions were last compared with the followers'
+        # (``_replace_older``): a change that keeps the seats needs no look otherwise.
+        self._new_followers = False
         self.delivery: Delivery[Subscriber] = Delivery(delivered=data.seq, known=data.seq)
         self.delivery.turn = self._turn([])
         self.driver = Driver(self)
@@ -195,13 +198,24 @@ class TableRuntime:
         self._archive(before, before_state)
         self.quiet_since = time.monotonic()
         self.driver.changed()
-        for sub in list(self.subscribers):
-            if sub.seat is not None and sub.session < table.seats[sub.seat].session:
-                sub.replaced()
+        if table.seats is not before.seats or self._new_followers:
+            self._replace_older(table)
         delivery = self.delivery
         delivery.known = table.seq
         outs = delivery.set_turn(self._turn(events, whole))
         self._carry(outs + delivery.receive(events), asked)
+
+    def _replace_older(self, table: TableData) -> None:
+        """Tell each follower whose seat's session grew past its own that it was replaced.
+
+        A session grows only in a change of the seats: a commit that keeps them keeps
+        the very list (``model_copy``), and with no new follower meanwhile nothing can
+        have changed: no look at every follower on every commit.
+        """
+        self._new_followers = False
+        for sub in list(self.subscribers):
+            if sub.seat is not None and sub.session < table.seats[sub.seat].session:
+                sub.replaced()
 
     def _archive(self, before: TableData | None, before_state: engine.Deal | None) -> None:
         """Hand the history what finished between ``before`` and now (server/node/archive.py)."""
@@ -334,6 +348,7 @@ class TableRuntime:
         if last_seq is not None and last_seq > self.delivery.known:
             last_seq = None
         self.subscribers[sub] = None
+        self._new_followers = True
         self.delivery.add(sub, sub.seat, last_seq or 0, getattr(sub, "shows", None))
         replayed = last_seq is not None and await self._replay(sub)
         if sub not in self.subscribers:

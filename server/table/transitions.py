@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 import engine
 from protocol import models as m
@@ -37,6 +39,8 @@ from .duplicate_deals import (
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 
 Audience = tuple[int, ...] | None
+D = TypeVar("D", bound=BaseModel)
+_setattr = object.__setattr__  # a frozen model's own ``__setattr__`` refuses
 
 
 @dataclass(slots=True)
@@ -242,26 +246,42 @@ def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_m
         code: ErrorCode = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
         raise TableRefused(code, str(e), rule=e.rule or None, reason=e.code) from e
     entry = engine.action_entry(action)
-    deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
-    change = Change(data.model_copy(update={"deal": deal}), after)
+    deal = replaced(data.deal, {"actions": [*data.deal.actions, entry]})
+    change = Change(data, after)
     for event in events:
         if isinstance(event, WIRE_EVENTS):  # the score is sent with the totals as the deal closes
             change.emit(event_model(event), _audience(event))
-    _after_move(change, now_ms)
+    _after_move(change, now_ms, {"deal": deal})
     return change
 
 
-def _after_move(change: Change, now_ms: int) -> None:
-    """Announce whose turn it is, or close the deal."""
+def _after_move(change: Change, now_ms: int, update: dict[str, Any] | None = None) -> None:
+    """Announce whose turn it is, or close the deal; ``update``: what the move changed of
+    the table's data (one copy of it with the deadline's, not one each)."""
     state = change.state
     assert state is not None
     if not state.is_over:
         seat = state.to_act
         deadline = _deadline(change.data, seat, now_ms)
-        change.data = change.data.model_copy(update={"turn_deadline_ms": deadline})
+        change.data = replaced(change.data, {**(update or {}), "turn_deadline_ms": deadline})
         change.emit(m.TurnEvent(seat=seat, phase=state.phase.value, deadline_ms=deadline))
         return
+    if update:
+        change.data = replaced(change.data, update)
     _close_deal(change, now_ms)
+
+
+def replaced(data: D, update: dict[str, Any]) -> D:
+    """``data.model_copy(update=update)`` at half its cost: the same new model (the same
+    fields, fields set, extra and private values), without ``copy.copy``'s generic
+    dispatch on each of them (pydantic 2.14: 3.6 µs against 7.7 for a table's data; an
+    action made three copies, now two). Like ``model_copy``, it checks nothing."""
+    new = type(data).__new__(type(data))
+    _setattr(new, "__dict__", {**data.__dict__, **update})
+    _setattr(new, "__pydantic_extra__", data.__pydantic_extra__)
+    _setattr(new, "__pydantic_fields_set__", data.__pydantic_fields_set__ | update.keys())
+    _setattr(new, "__pydantic_private__", data.__pydantic_private__)
+    return new
 
 
 def _deadline(data: TableData, seat: int, now_ms: int) -> int | None:
