@@ -79,9 +79,7 @@ class TableRuntime:
         self.data = data
         self.state: engine.Deal | None = deal_state(data.deal) if data.deal else None
         self.subscribers: dict[Subscriber, None] = {}
-        # A follower came since the seats' sessions were last compared with the followers'
-        # (``_replace_older``): a change that keeps the seats needs no look otherwise.
-        self._new_followers = False
+        self._new_followers = False  # since the last ``_replace_older``
         self.delivery: Delivery[Subscriber] = Delivery(delivered=data.seq, known=data.seq)
         self.delivery.turn = self._turn([])
         self.driver = Driver(self)
@@ -206,12 +204,8 @@ class TableRuntime:
         self._carry(outs + delivery.receive(events), asked)
 
     def _replace_older(self, table: TableData) -> None:
-        """Tell each follower whose seat's session grew past its own that it was replaced.
-
-        A session grows only in a change of the seats: a commit that keeps them keeps
-        the very list (``model_copy``), and with no new follower meanwhile nothing can
-        have changed: no look at every follower on every commit.
-        """
+        """Tell followers whose seat's session grew past theirs (only when the seats or the
+        followers changed: a commit that keeps the seats keeps the very list)."""
         self._new_followers = False
         for sub in list(self.subscribers):
             if sub.seat is not None and sub.session < table.seats[sub.seat].session:
