@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import struct
 from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection
-from websockets.protocol import State
+from websockets.protocol import Side, State
 
 
 class Outbox:
@@ -31,19 +32,27 @@ class Outbox:
         self.on_overflow = on_overflow
         self._scheduled = False
         self.overflowed = False
+        # A server's frames are not masked; without extensions (the node turns compression
+        # off) a frame is its header and its payload, framed here (``_framed``).
+        protocol = ws.protocol
+        self._plain = protocol.side is Side.SERVER and not protocol.extensions
         # The kernel's share is bounded too (Linux would grow it to megabytes).
         sock = ws.transport.get_extra_info("socket")
         if bound and sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, max(bound // 2, 4096))
 
     def put(self, frame: str | bytes) -> None:
-        ws = self.ws
-        if self.overflowed or ws.protocol.state is not State.OPEN:
+        protocol = self.ws.protocol
+        if self.overflowed or protocol.state is not State.OPEN:
             return
-        if isinstance(frame, str):
-            ws.protocol.send_text(frame.encode())
+        text = isinstance(frame, str)
+        data = frame.encode() if isinstance(frame, str) else frame
+        if self._plain:
+            _framed(protocol.writes, TEXT if text else BINARY, data)
+        elif text:
+            protocol.send_text(data)
         else:
-            ws.protocol.send_binary(frame)
+            protocol.send_binary(data)
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
@@ -67,3 +76,22 @@ class Outbox:
         if self.bound and ws.transport.get_write_buffer_size() > self.bound:
             self.overflowed = True
             self.on_overflow()
+
+
+TEXT, BINARY = 0x81, 0x82  # the first byte of a final text or binary frame (RFC 6455, 5.2)
+
+
+def _framed(writes: list[bytes], first: int, data: bytes) -> None:
+    """Append an unmasked, unfragmented frame to websockets' own ``writes``, in order with
+    what it frames itself (pongs, the close): what ``send_binary`` would append, less its
+    ``Frame`` object, ``BytesIO`` and checks (1.7-1.8 µs a frame, put and its share of the
+    flush, down to 1.0)."""
+    size = len(data)
+    if size < 126:
+        writes.append(bytes((first, size)))
+    elif size < 65536:
+        writes.append(struct.pack("!BBH", first, 126, size))
+    else:
+        writes.append(struct.pack("!BBQ", first, 127, size))
+    if data:  # an empty chunk in ``writes`` means the end of the stream
+        writes.append(data)

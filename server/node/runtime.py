@@ -81,6 +81,7 @@ class TableRuntime:
         self.data = data
         self.state: engine.Deal | None = deal_state(data.deal) if data.deal else None
         self.subscribers: dict[Subscriber, None] = {}
+        self._new_followers = False  # since the last ``_replace_older``
         self.delivery: Delivery[Subscriber] = Delivery(delivered=data.seq, known=data.seq)
         self.delivery.turn = self._turn([])
         self.driver = Driver(self)
@@ -198,13 +199,20 @@ class TableRuntime:
         self._archive(before, before_state)
         self.quiet_since = time.monotonic()
         self.driver.changed()
-        for sub in list(self.subscribers):
-            if sub.seat is not None and sub.session < table.seats[sub.seat].session:
-                sub.replaced()
+        if table.seats is not before.seats or self._new_followers:
+            self._replace_older(table)
         delivery = self.delivery
         delivery.known = table.seq
         outs = delivery.set_turn(self._turn(events, whole))
         self._carry(outs + delivery.receive(events), asked)
+
+    def _replace_older(self, table: TableData) -> None:
+        """Tell followers whose seat's session grew past theirs (only when the seats or the
+        followers changed: a commit that keeps the seats keeps the very list)."""
+        self._new_followers = False
+        for sub in list(self.subscribers):
+            if sub.seat is not None and sub.session < table.seats[sub.seat].session:
+                sub.replaced()
 
     def _archive(self, before: TableData | None, before_state: engine.Deal | None) -> None:
         """Hand the history what finished between ``before`` and now (server/node/archive.py)."""
@@ -337,6 +345,7 @@ class TableRuntime:
         if last_seq is not None and last_seq > self.delivery.known:
             last_seq = None
         self.subscribers[sub] = None
+        self._new_followers = True
         self.delivery.add(sub, sub.seat, last_seq or 0, getattr(sub, "shows", None))
         replayed = last_seq is not None and await self._replay(sub)
         if sub not in self.subscribers:

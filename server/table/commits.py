@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import engine
 
 from . import transitions as tr
-from .data import StoredEvent, TableData, deal_state, next_commits
+from .data import StoredEvent, TableData, deal_state, next_commits, replaced
 
 __all__ = ["Update", "committed_update", "followed_state"]
 
@@ -32,13 +32,14 @@ def committed_update(data: TableData, change: tr.Change) -> Update:
     """The update that committing ``change`` on ``data`` makes: the next version, its
     commit id (naming its parent), its events numbered after the table's."""
     phase = change.state.phase.value if change.state is not None else None
-    new = change.data.model_copy(
-        update={
+    new = replaced(
+        change.data,
+        {
             "version": data.version + 1,
             "seq": data.seq + len(change.events),
             "phase": phase,
             "commits": next_commits(data.commits),
-        }
+        },
     )
     stored = [
         StoredEvent(seq=data.seq + i + 1, audience=aud, event=ev)

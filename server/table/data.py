@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
@@ -295,3 +295,18 @@ def _entry_of_wire(stored: dict[str, Any]) -> Any:
         raise ValueError(f"not a stored action: {stored!r}")
     key, field = fields
     return {"seat": stored.get("seat"), key: action.get(field)}
+
+
+D = TypeVar("D", bound=BaseModel)
+_setattr = object.__setattr__  # a frozen model's own ``__setattr__`` refuses
+
+
+def replaced(data: D, update: dict[str, Any]) -> D:
+    """``data.model_copy(update=update)`` without ``copy.copy``'s dispatch on each part
+    (pydantic 2.14: 3.6 µs against 7.7 for a table's data); it checks nothing either."""
+    new = type(data).__new__(type(data))
+    _setattr(new, "__dict__", {**data.__dict__, **update})
+    _setattr(new, "__pydantic_extra__", data.__pydantic_extra__)
+    _setattr(new, "__pydantic_fields_set__", data.__pydantic_fields_set__ | update.keys())
+    _setattr(new, "__pydantic_private__", data.__pydantic_private__)
+    return new

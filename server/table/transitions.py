@@ -25,6 +25,7 @@ from .data import (
     TableData,
     hash_token,
     new_seed,
+    replaced,
 )
 from .duplicate_deals import (
     check_watchable,
@@ -254,25 +255,26 @@ def act(data: TableData, state: engine.Deal | None, action: engine.Action, now_m
         code: ErrorCode = "not_your_turn" if isinstance(e, engine.NotYourTurn) else "illegal_action"
         raise TableRefused(code, str(e), rule=e.rule or None, reason=e.code) from e
     entry = engine.action_entry(action)
-    deal = data.deal.model_copy(update={"actions": [*data.deal.actions, entry]})
-    change = Change(data.model_copy(update={"deal": deal}), after)
+    deal = replaced(data.deal, {"actions": [*data.deal.actions, entry]})
+    change = Change(data, after)
     for event in events:
         if isinstance(event, WIRE_EVENTS):  # the score is sent with the totals as the deal closes
             change.emit(deal_event(event), _audience(event))
-    _after_move(change, now_ms)
+    _after_move(change, now_ms, {"deal": deal})
     return change
 
 
-def _after_move(change: Change, now_ms: int) -> None:
-    """Announce whose turn it is, or close the deal."""
+def _after_move(change: Change, now_ms: int, update: dict[str, Any] | None = None) -> None:
+    """Announce whose turn it is, or close the deal; ``update``: the move's, copied in."""
     state = change.state
     assert state is not None
     if not state.is_over:
         seat = state.to_act
         deadline = _deadline(change.data, seat, now_ms)
-        change.data = change.data.model_copy(update={"turn_deadline_ms": deadline})
+        change.data = replaced(change.data, {**(update or {}), "turn_deadline_ms": deadline})
         change.emit(table_event("turn", seat=seat, phase=state.phase.value, deadline_ms=deadline))
         return
+    change.data = replaced(change.data, update) if update else change.data
     _close_deal(change, now_ms)
 
 
