@@ -250,6 +250,7 @@ _WIRE_EVENTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "accepted": e["accepted"],
         "declined": e["declined"],
         "started": e["started"],
+        "timed_out": e["timed_out"],
     },
     "ratings": _ratings,
 }

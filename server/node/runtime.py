@@ -25,12 +25,7 @@ from protocol import Codec
 from protocol import models as m
 from protocol.convert import view_model
 from server.clock import now_ms
-from server.store.base import (
-    OutcomeUnknown,
-    StaleVersion,
-    StoreError,
-    unavailable,
-)
+from server.store.base import OutcomeUnknown, StaleVersion, StoreError, unavailable
 from server.table import transitions as tr
 from server.table.commits import Update, committed_update, followed_state
 from server.table.data import StoredEvent, TableData, deal_state

@@ -76,8 +76,16 @@ TABLE_EVENTS: list[tuple[dict[str, Any], m.Model]] = [
         m.ChatEvent(seat=0, name="A", account_id=7, preset="hello"),
     ),
     (
-        table_event("rematch", table_id="new", accepted=[0], declined=[], started=False),
+        table_event(
+            "rematch", table_id="new", accepted=[0], declined=[], started=False, timed_out=[]
+        ),
         m.RematchEvent(table_id="new", accepted=[0], declined=[]),
+    ),
+    (
+        table_event(
+            "rematch", table_id="new", accepted=[0], declined=[2], started=True, timed_out=[1, 3]
+        ),
+        m.RematchEvent(table_id="new", accepted=[0], declined=[2], started=True, timed_out=[1, 3]),
     ),
     (
         table_event("ratings", number=4, changes=[[1, "Bob", 1500.0, 1512.3]]),
