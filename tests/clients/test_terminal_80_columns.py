@@ -151,7 +151,9 @@ async def test_a_spectator_at_80_columns_sees_long_names_cut_whole(
         screen = (await asyncio.to_thread(terminal.wait_for, "Score sheet")).string
         check_screen(screen)
         header = screen.splitlines()[0].strip()
-        assert re.fullmatch(rf"Table \w+ · deal 1 of 1 · dealer {NAME}", header), header
+        # The terminal is the table's one spectator (issue 23: the count is in the header).
+        wanted = rf"Table \w+ · 1 watching · deal 1 of 1 · dealer {NAME}"
+        assert re.fullmatch(wanted, header), header
         assert "Marie-Chloé d…" in screen and "王小明王小明…" in screen
         assert seen > 10  # screens read while the deal went on
     finally:
