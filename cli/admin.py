@@ -1,6 +1,7 @@
 """``tarot admin``: the admin API of one or more nodes (docs/DEPLOY.md, "Admin API").
 
     tarot admin tables --node http://10.0.0.5:9200 --node http://10.0.0.6:9200
+    tarot admin tables --after CURSOR --limit 500 --node URL   # the next page
     tarot admin ban --address 203.0.113.7 --minutes 60 --node URL
 
 The token comes from ``--token`` or ``TAROT_ADMIN_TOKEN``; each action goes to every
@@ -17,7 +18,7 @@ import sys
 import urllib.error
 import urllib.request
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 
 def add_parser(sub: Any) -> None:
@@ -37,7 +38,9 @@ def add_parser(sub: Any) -> None:
         made.set_defaults(run=run)
         return made
 
-    action("tables", "the tables (never a hand)")
+    tables = action("tables", "a page of the tables not finished, oldest first (never a hand)")
+    tables.add_argument("--limit", type=page_size, default=100, help="tables a page (1-1000)")
+    tables.add_argument("--after", help="the cursor a page's answer gave (its next)")
     action("table", "one table").add_argument("table_id")
     action("close", "close a table now").add_argument("table_id")
     for name, what in (
@@ -60,13 +63,27 @@ def add_parser(sub: Any) -> None:
     action("drain", "drain the node (as SIGTERM) and stop it")
 
 
+def page_size(text: str) -> int:
+    """``--limit``: a whole number of tables the admin API sends in one page."""
+    try:
+        size = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= size <= 1000:
+        raise argparse.ArgumentTypeError(f"{size} is not 1-1000")
+    return size
+
+
 def request_of(args: argparse.Namespace) -> tuple[str, str, dict[str, Any] | None]:
     """The method, path and JSON body of the action."""
     who = {"player": args.player, "address": args.address} if hasattr(args, "player") else {}
     who = {k: v for k, v in who.items() if v}
     match args.action:
-        case "tables" | "bans":
-            return "GET", f"/admin/{args.action}", None
+        case "tables":
+            page = {"limit": args.limit} | ({"after": args.after} if args.after else {})
+            return "GET", f"/admin/tables?{urlencode(page)}", None
+        case "bans":
+            return "GET", "/admin/bans", None
         case "table":
             return "GET", f"/admin/tables/{quote(args.table_id, safe='')}", None
         case "close":

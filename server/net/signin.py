@@ -172,7 +172,7 @@ class Signing:
         if self.account is None:
             return []
         try:
-            tables = await self.node.store.list_tables()
+            tables = await self.node.store.account_tables(self.account.id)
         except StoreError as e:
             raise unavailable(e) from e
         current = [

@@ -117,6 +117,11 @@ class TableStore(Protocol):
         """Forget a table and its events (a closed table nobody sat at)."""
         ...
 
+    async def account_tables(self, account_id: int) -> list[TableData]:
+        """The tables not finished where ``account_id`` holds a seat, read from the account
+        index (``server.store.account_index``), never every table."""
+        ...
+
     async def playing_tables(self) -> list[str]:
         """The ids of the tables in play (their list: the lease sweep asks every few seconds)."""
         ...

@@ -20,6 +20,7 @@ from server.queue.tickets import TicketStore
 from server.table.commits import Update
 from server.table.data import StoredEvent, TableData
 
+from . import account_index as ai
 from . import lobby_index as li
 from .base import EVENT_LOG_LIMIT, Listener, ReviewLimits, StaleVersion
 from .shared import MemoryShared, Shared
@@ -83,6 +84,7 @@ class MemoryStore:
         self._alive: dict[str, float] = {}
         self._lists: dict[str, list[str]] = {name: [] for name in li.LISTS}  # sorted members
         self._lines: dict[str, tuple[str, list[str]]] = {}  # table id -> member, lists
+        self._seated: dict[int, set[str]] = {}  # account -> table ids (``account_index``)
 
     def _index(self, table: TableData) -> None:
         """Put ``table`` in the lobby's lists it belongs to, and in those only."""
@@ -106,6 +108,7 @@ class MemoryStore:
     async def create(self, table: TableData) -> None:
         if table.table_id in self._tables:
             raise StaleVersion(f"table {table.table_id} exists")
+        self._note_accounts(None, table)
         self._tables[table.table_id] = table
         self._events[table.table_id] = _EventLog()
         self._index(table)
@@ -121,6 +124,7 @@ class MemoryStore:
             or (table.parent and current.commit != table.parent)
         ):
             raise StaleVersion(f"table {table.table_id} changed")
+        self._note_accounts(current, table)
         if li.summary_changed(current, table):
             self._index(table)
         self._tables[table.table_id] = table
@@ -171,6 +175,17 @@ class MemoryStore:
 
     async def playing_tables(self) -> list[str]:
         return await self.lobby_ids(li.PLAYING)
+
+    def _note_accounts(self, base: TableData | None, table: TableData) -> None:
+        for account_id in ai.accounts_new(base, table):
+            self._seated.setdefault(account_id, set()).add(table.table_id)
+
+    async def account_tables(self, account_id: int) -> list[TableData]:
+        ids = self._seated.get(account_id, set())
+        found = [self._tables.get(table_id) for table_id in sorted(ids)]
+        held = [t for t in found if t is not None and ai.still_held(t, account_id)]
+        ids.intersection_update(t.table_id for t in held)
+        return held
 
     async def subscribe(self, table_id: str, listener: Listener) -> None:
         self._listeners.setdefault(table_id, []).append(listener)

@@ -37,7 +37,7 @@ async def observer(url: str, table_id: str) -> AsyncIterator[asyncio.Queue[bytes
     finally:
         reader.cancel()
         await asyncio.gather(reader, return_exceptions=True)
-        await pubsub.aclose()  # type: ignore[no-untyped-call]
+        await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
         await client.aclose()
 
 

@@ -172,3 +172,40 @@ async def test_a_drain_stops_the_node_as_sigterm_does(
 def test_tarot_admin_without_a_token_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["admin", "tables", "--node", "http://127.0.0.1:9"]) == 2
     assert "admin token" in capsys.readouterr().err
+
+
+async def test_tables_are_listed_a_page_at_a_time_from_the_stores_list(
+    admin_app: App, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25 (found after it): the listing read every stored table at once; at 50,000 that
+    passed the store's time-out, as the lobby had. A page now, oldest first."""
+    client = await WireClient.open(f"ws://127.0.0.1:{admin_app.port}/")
+    made = [await create(client) for _ in range(5)]
+    status, first = await tarot_admin(admin_app, capsys, "tables", "--limit", "2")
+    assert status == 0 and first["live"] == 5 and first["next"]
+    pages = [first]
+    while pages[-1]["next"]:
+        status, page = await tarot_admin(
+            admin_app, capsys, "tables", "--limit", "2", "--after", pages[-1]["next"]
+        )
+        pages.append(page)
+    listed = [t["table_id"] for page in pages for t in page["tables"]]
+    # Oldest first (tables made in one millisecond by their id): each once, in 3 pages.
+    assert sorted(listed) == sorted(made) and [len(p["tables"]) for p in pages] == [2, 2, 1]
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=0", "limit=1001", "limit=x", "limit=%C2%B2", "after=nope", "after=1."]
+)
+async def test_a_bad_page_of_tables_is_refused_with_400(admin_app: App, query: str) -> None:
+    url = admin_url(admin_app) + "/admin/tables?" + query
+    assert await asyncio.to_thread(raw, url, TOKEN) == 400
+
+
+@pytest.mark.parametrize("limit", ["0", "1001", "many"])
+def test_tarot_admin_tables_refuses_a_bad_limit(
+    capsys: pytest.CaptureFixture[str], limit: str
+) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["admin", "tables", "--limit", limit, "--node", "http://127.0.0.1:9", "--token", "t"])
+    assert exit.value.code == 2 and "--limit" in capsys.readouterr().err

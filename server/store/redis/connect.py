@@ -13,6 +13,7 @@ from typing import Any
 
 from redis.asyncio import ConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.exceptions import (
     AuthenticationError,
@@ -22,7 +23,6 @@ from redis.exceptions import (
     RedisError,
     ResponseError,
 )
-from redis.retry import Retry
 
 from server.store.base import StoreRefused, StoreUnavailable
 

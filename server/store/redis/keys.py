@@ -21,6 +21,8 @@ changes (a seat taken, a deal started), read one page at a time.
     {lobby}:NAME        sorted set, all scores 0: the members (creation time, id) of the
                         tables in the lobby's list NAME (``server.store.lobby_index``); the
                         table's line (summary, lists, member) is in its state hash
+    account:ID:tables   set: the ids of the tables where the account was seated, checked
+                        when read (``server.store.account_index``); PX ACCOUNT_TTL_MS
     {reviews:PLAYER}:started  sorted set: the player's deal reviews of the window (ms)
     {reviews:PLAYER}:running  string: set while one of its reviews is analysed (PX ttl)
 """
@@ -28,6 +30,12 @@ changes (a seat taken, a deal started), read one page at a time.
 from __future__ import annotations
 
 LOBBY = "lobby:tables"
+ACCOUNT_TTL_MS = 30 * 24 * 3600 * 1000  # an account's index, from its last seat or sign-in
+
+
+def account_tables(account_id: int) -> str:
+    """The account index's set of one account (``server.store.account_index``)."""
+    return f"account:{account_id}:tables"
 
 
 def lobby_list(name: str) -> str:

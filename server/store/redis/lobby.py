@@ -21,6 +21,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
 from protocol import models as m
+from server.store import account_index as ai
 from server.store import lobby_index as li
 from server.store.base import StoreError
 from server.table.data import TableData
@@ -120,18 +121,30 @@ class RedisLobby(RedisCalls):
         return [member.decode() for member in await self.call(read, "lobby")]
 
     async def index_old_tables(self) -> int:
-        """The tables stored before the lobby's lists (by an older node) enter them: read
-        once per store, at a node's start, until one node has done it. How many entered."""
-        marker = keys.lobby_list("indexed")
-        if await self.call(lambda: self.client.exists(marker), "lobby"):
-            return 0
+        """The tables stored before the lobby's lists and the account index (by an older
+        node) enter them: read once per store, at a node's start, until one node has done
+        it. How many entered the lobby's lists."""
         entered = 0
-        for table in await self.list_tables():
-            entered += await self._enter(table)
-        await self.call(lambda: self.client.set(marker, b"1"), "lobby")
+        if await self._first_time("indexed"):
+            for table in await self.list_tables():
+                entered += await self._enter(table)
+            await self._done_once("indexed")
         if entered:
             log.info("%d tables stored before the lobby's lists entered them", entered)
+        if await self._first_time("accounts-indexed"):
+            for table in await self.list_tables():
+                for account_id in ai.seated_accounts(table):
+                    await self._index_account(account_id, [table.table_id])
+            await self._done_once("accounts-indexed")
         return entered
+
+    async def _first_time(self, marker: str) -> bool:
+        name = keys.lobby_list(marker)
+        return not await self.call(lambda: self.client.exists(name), "lobby")
+
+    async def _done_once(self, marker: str) -> None:
+        name = keys.lobby_list(marker)
+        await self.call(lambda: self.client.set(name, b"1"), "lobby")
 
     async def _enter(self, table: TableData) -> int:
         lists = li.lists_of(table)
@@ -147,20 +160,55 @@ class RedisLobby(RedisCalls):
             return [i for i in await self.client.zrange(keys.LOBBY, 0, -1) if isinstance(i, bytes)]
 
         ids = await self.call(lobby, "lobby")
-        if not ids:
-            return []
-
-        table_ids = [i.decode() for i in ids]
-        known = [self.stored.get(table_id) for table_id in table_ids]
-        args = {t.table_id: [t.commit] for t in known if t is not None}  # none parsed again
-        found = await self._each_table(self._load, rt.table_keys, table_ids, args)
-        tables = [
-            k if parts == [] else rt.loaded(parts) for k, parts in zip(known, found, strict=True)
-        ]
+        tables = await self._read_tables([i.decode() for i in ids])
         gone = [i for i, table in zip(ids, tables, strict=True) if table is None]
         if gone:  # expired tables leave the lobby
             await self.call(lambda: self.client.zrem(keys.LOBBY, *gone))
         return [table for table in tables if table is not None]
+
+    async def _read_tables(self, table_ids: list[str]) -> list[TableData | None]:
+        """Each table of ``table_ids`` (None: gone), in one round trip; those this node
+        knows at their stored commit are not parsed again."""
+        known = [self.stored.get(table_id) for table_id in table_ids]
+        args = {t.table_id: [t.commit] for t in known if t is not None}
+        found = await self._each_table(self._load, rt.table_keys, table_ids, args)
+        pairs = zip(known, found, strict=True)
+        return [k if parts == [] else rt.loaded(parts) for k, parts in pairs]
+
+    # ------------------------------------------------------------ the account index
+
+    async def note_accounts(self, base: TableData | None, table: TableData) -> None:
+        """Before ``table`` is written over ``base``: its new accounts' index holds it."""
+        for account_id in ai.accounts_new(base, table):
+            await self._index_account(account_id, [table.table_id])
+
+    async def _index_account(self, account_id: int, table_ids: list[str]) -> None:
+        name = keys.account_tables(account_id)
+
+        async def add() -> None:
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.sadd(name, *table_ids)
+                pipe.pexpire(name, keys.ACCOUNT_TTL_MS)
+                await pipe.execute()
+
+        await self.call(add, "accounts")
+
+    async def account_tables(self, account_id: int) -> list[TableData]:
+        name = keys.account_tables(account_id)
+
+        async def members() -> list[str]:
+            async with self.client.pipeline(transaction=False) as pipe:
+                pipe.smembers(name)
+                pipe.pexpire(name, keys.ACCOUNT_TTL_MS)
+                found, _ = await pipe.execute()
+            return sorted(i.decode() for i in found)
+
+        ids = await self.call(members, "accounts")
+        tables = await self._read_tables(ids)
+        left = [i for i, t in zip(ids, tables, strict=True) if not ai.still_held(t, account_id)]
+        if left:
+            await self.call(lambda: self.client.srem(name, *left), "accounts")
+        return [t for t in tables if t is not None and ai.still_held(t, account_id)]
 
     async def playing_tables(self) -> list[str]:
         """The ids of the tables in play, from their list: no table is read."""

@@ -79,5 +79,5 @@ class PubSubProbe:
         finally:  # bounded: cancelled mid-subscribe, redis-py's close can wait for ever
             with contextlib.suppress(*FAILURES):
                 async with asyncio.timeout(CLOSE_SECONDS):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
                     await connection.aclose()

@@ -200,6 +200,7 @@ class RedisStore(RedisLobby):
             rt.commits_field(table),
             rt.deadline_field(table),
         ]
+        await self.note_accounts(None, table)
         lobby_keys, line = self.line(None, table)
         args += [*line, *whole.actions]
         script_keys = [keys.state(table.table_id), keys.actions(table.table_id), *lobby_keys]
@@ -236,6 +237,7 @@ class RedisStore(RedisLobby):
         commit = table.commit or next(self._commit_ids)
         base = self.stored.get(table_id)
         change = rt.delta(base, table)
+        await self.note_accounts(base, table)
         lobby_keys, line = self.line(base, table)
         args: list[Any] = [
             table.version,

@@ -66,7 +66,7 @@ class Shard:
             with contextlib.suppress(asyncio.CancelledError, *FAILURES):
                 await self.reader
         with contextlib.suppress(*FAILURES):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8
         with contextlib.suppress(*FAILURES):
             await self.client.aclose()
 
