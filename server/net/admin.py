@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 from protocol import models as m
 from server.node.node import Node
 from server.store import lobby_index as li
-from server.store.base import StoreError
+from server.store.base import StoreError, unavailable
 from server.store.shared import Decisions
 from server.table import closing
 from server.table.data import TableData
@@ -61,7 +61,8 @@ class Admin:
         except TableError as e:
             return HTTPStatus.CONFLICT, {"error": e.code, "message": str(e)}
         except StoreError as e:
-            return HTTPStatus.SERVICE_UNAVAILABLE, {"error": f"the table store failed: {e}"}
+            failed = unavailable(e)
+            return HTTPStatus.SERVICE_UNAVAILABLE, {"error": failed.code, "message": str(failed)}
         except (TypeError, ValueError) as e:
             return HTTPStatus.BAD_REQUEST, {"error": str(e)}
 

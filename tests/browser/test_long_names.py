@@ -68,9 +68,10 @@ async def test_long_names_and_a_spectator_at_1366x768(
     table_id = me.table_id()
     url = f"ws://127.0.0.1:{server.port}/"
     clients = [await Client.connect(url, "json") for _ in LONG]
-    # The spectator at the normal pace: a whole trick stays about 2 s on its felt, time to
-    # measure and picture it (at 0.2 it leaves about as soon as its last card lands).
-    spectator = await new_player(1366, 768, query="speed=1")
+    # The spectator at the slowest pace: a whole trick stays about 6 s on its felt, time to
+    # measure and picture it on a busy machine (at 1, 2 s were once not enough for the
+    # screenshot; at 0.2 it leaves about as soon as its last card lands).
+    spectator = await new_player(1366, 768, query="speed=3")
     await spectator.open()
     await spectator.click("[data-action=refresh]")
     await spectator.page.locator(f'.table-row[data-table="{table_id}"] [data-action=watch]').click()

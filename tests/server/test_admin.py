@@ -10,6 +10,7 @@ import logging
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -209,3 +210,35 @@ def test_tarot_admin_tables_refuses_a_bad_limit(
     with pytest.raises(SystemExit) as exit:
         main(["admin", "tables", "--limit", limit, "--node", "http://127.0.0.1:9", "--token", "t"])
     assert exit.value.code == 2 and "--limit" in capsys.readouterr().err
+
+
+def answer(url: str, token: str) -> tuple[int, Any]:
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@pytest.mark.redis
+async def test_a_store_failure_is_a_503_in_the_protocols_words(tmp_path: Path) -> None:
+    """Found after issue 25: the admin API said a store failure in words of its own; it now
+    answers as every other path does (``server.store.base.unavailable``)."""
+    from cli.local_servers import RedisServer
+
+    redis = RedisServer(tmp_path / "redis").start()
+    settings = Settings(
+        port=0, admin_port=0, admin_token=TOKEN, redis_url=redis.url, redis_timeout=0.5
+    )
+    app = await App.start(settings)
+    try:
+        url = admin_url(app) + "/admin/tables"
+        assert (await asyncio.to_thread(answer, url, TOKEN))[0] == 200
+        redis.stop()
+        status, body = await asyncio.to_thread(answer, url, TOKEN)
+        assert status == 503 and body["error"] == "unavailable", body
+        assert body["message"].startswith("the table store failed"), body
+    finally:
+        await app.stop(drain_seconds=0)
+        redis.stop()
