@@ -20,6 +20,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# The command line's package: ``cli`` in a checkout, ``cardavia_tarot.cli`` in an installed
+# wheel (build_backend/namespaced_wheel.py), so its modules are started by their name here.
+CLI_PACKAGE = __name__.rpartition(".")[0]
+
+
+def python_module(module: str) -> list[str]:
+    """``python -m`` for a module of the command line (``main``, ``bench.worker``)."""
+    return [sys.executable, "-m", f"{CLI_PACKAGE}.{module}"]
 
 
 def free_port() -> int:
@@ -150,7 +158,7 @@ class NodeProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> NodeProcess:
-        args = [sys.executable, "-m", "cli.main", "serve", "--port", "0"]
+        args = [*python_module("main"), "serve", "--port", "0"]
         if self.redis_url is not None:  # else the memory store
             args += ["--redis", self.redis_url]
         args += ["--node-id", self.node_id, *self.extra]

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..local_servers import python_module
 from .deployment import Redis, Site
 from .hosts import Hosts, HostsError, available
 from .processes import progress, run_clients
@@ -189,7 +190,7 @@ def measure(site: Site, args: argparse.Namespace) -> dict[str, Any]:
 
 def lobby(site: Site, counts: list[int]) -> list[dict[str, Any]]:
     """With ``counts`` open tables stored in turn: a lobby page's time and the store's work."""
-    python = [sys.executable, "-m", "cli.bench.lobby_probe"]
+    python = python_module("bench.lobby_probe")
     found: list[dict[str, Any]] = []
     stored = 0
     for count in sorted(counts):

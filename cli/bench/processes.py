@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+from ..local_servers import free_port, python_module
 from .clients import VERSION, figures
 
 # The load comes from one address and one connection makes every table: the
@@ -33,12 +34,6 @@ UNLIMITED = (
     "--reviews-per-player",
     "0",
 )
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def start_process(args: list[str]) -> subprocess.Popen[bytes]:
@@ -86,9 +81,7 @@ def run_clients(
     for share in shares:
         if share:
             args = [
-                sys.executable,
-                "-m",
-                "cli.bench.worker",
+                *python_module("bench.worker"),
                 "worker",
                 ",".join(urls),
                 str(share),
@@ -211,7 +204,7 @@ def progress(message: str) -> None:
 
 
 def node_args(port: int, i: int, redis_url: str | None, extra: tuple[str, ...] = ()) -> list[str]:
-    args = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--node-id"]
+    args = [*python_module("main"), "serve", "--port", str(port), "--node-id"]
     redis = ["--redis", redis_url] if redis_url else []
     return [*args, f"bench-{i}", *UNLIMITED, *redis, *extra]
 
@@ -306,7 +299,7 @@ def relay(
 ) -> dict[str, Any]:
     """The same bots against the bare relay (``relay``) on the event loop ``loop``."""
     port = free_port()
-    args = [sys.executable, "-m", "cli.bench.worker", "relay", str(port), loop]
+    args = [*python_module("bench.worker"), "relay", str(port), loop]
     process = start_process(args)
     try:
         wait_for_port(port, process)

@@ -44,7 +44,6 @@ import json
 import random
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -53,10 +52,10 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
+from ..local_servers import free_port, python_module
 from .clients import SUBPROTOCOL, VERSION, choose
 from .processes import (
     UNLIMITED,
-    free_port,
     progress,
     run_clients,
     start_process,
@@ -239,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
 def _node(args: argparse.Namespace) -> Iterator[NodeUnderTest]:
     """A fresh ``tarot serve`` for one run (see the module docstring)."""
     port = free_port()
-    command = [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--ai-pause", "0"]
+    command = [*python_module("main"), "serve", "--port", str(port), "--ai-pause", "0"]
     server = start_process([*command, "--bot-workers", str(args.bot_workers), *UNLIMITED])
     try:
         wait_for_port(port, server)

@@ -76,9 +76,12 @@ async def my_turn_with_a_refused_card(player: Player) -> str:
 
 @pytest.mark.timeout(240)
 async def test_a_refused_card_says_why_on_screen_and_to_screen_readers(
-    new_player: NewPlayer, artifacts: Path
+    new_player: NewPlayer, artifacts: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Clicking a greyed card did nothing; now the engine's reason is shown and spoken."""
+    # A hand that cannot win every trick: others lead, and following them refuses cards (a
+    # random deal once let this player lead every turn it was shown, all cards playable).
+    deal_from(monkeypatch, where("refused-card", weak_for(0)))
     player = await new_player()
     await player.open()
     await player.page.click("[data-action=quick-start]")

@@ -12,8 +12,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from cli.bench.clients import open_seat, pack
-from cli.bench.processes import free_port, scrape
+from cli.bench.processes import scrape
 from cli.bench.relay import relay_server
+from cli.local_servers import free_port
 from engine import CODES
 
 
