@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -25,7 +26,7 @@ import pytest
 from cli.local_servers import free_port, stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT = {"engine", "protocol", "server", "ai", "clients", "cli"}
+DOCKER_IGNORED = shutil.ignore_patterns("__pycache__", "node_modules", "*.egg-info")
 # Every module of the installed package imported; none of the checkout's names loaded. The
 # migrations' env.py runs Alembic when imported: Alembic loads them by path (tarot serve).
 IMPORT_ALL = """
@@ -192,3 +193,22 @@ def test_a_wheel_built_from_the_sdist_is_namespaced_too(tmp_path: Path) -> None:
         "cardavia_tarot",
         "cardavia_tarot-0.1.0.dist-info",
     }
+
+
+def test_the_dockerfile_copies_what_the_wheel_is_built_from(tmp_path: Path) -> None:
+    """Its ``pip install .`` sees only what it copies: the build backend was left out once."""
+    context = tmp_path / "src"
+    context.mkdir()
+    for line in (ROOT / "Dockerfile").read_text().splitlines():
+        if line.startswith("COPY "):
+            *sources, target = line.split()[1:]
+            for source in sources:
+                into = context / target / source if target.endswith("/") else context / target
+                if (ROOT / source).is_dir():
+                    shutil.copytree(ROOT / source, into, ignore=DOCKER_IGNORED)
+                else:
+                    shutil.copy2(ROOT / source, into)
+    build = [sys.executable, "-m", "pip", "wheel", str(context), "--no-deps", "-q"]
+    subprocess.run([*build, "--no-build-isolation", "-w", str(tmp_path / "wheels")], check=True)
+    (wheel,) = (tmp_path / "wheels").glob("*.whl")
+    assert "cardavia_tarot/cli/main.py" in zipfile.ZipFile(wheel).namelist()
