@@ -2,6 +2,7 @@
 
     tarot admin tables --node http://10.0.0.5:9200 --node http://10.0.0.6:9200
     tarot admin tables --after CURSOR --limit 500 --node URL   # the next page
+    tarot admin reports --limit 20 --node URL       # reported chat messages, newest first
     tarot admin ban --address 203.0.113.7 --minutes 60 --node URL
 
 The token comes from ``--token`` or ``TAROT_ADMIN_TOKEN``; each action goes to every
@@ -55,6 +56,9 @@ def add_parser(sub: Any) -> None:
         if name == "ban":
             act.add_argument("--minutes", type=float, required=True, help="how long")
     action("bans", "the bans in force")
+    reports = action("reports", "a page of the reported chat messages, newest first")
+    reports.add_argument("--limit", type=page_size, default=50, help="reports a page (1-1000)")
+    reports.add_argument("--before", type=int, help="the report id a page's answer gave (next)")
     announce = action("announce", "a message to every connection")
     announce.add_argument("message")
     announce.add_argument(
@@ -84,6 +88,9 @@ def request_of(args: argparse.Namespace) -> tuple[str, str, dict[str, Any] | Non
             return "GET", f"/admin/tables?{urlencode(page)}", None
         case "bans":
             return "GET", "/admin/bans", None
+        case "reports":
+            page = {"limit": args.limit} | ({"before": args.before} if args.before else {})
+            return "GET", f"/admin/reports?{urlencode(page)}", None
         case "table":
             return "GET", f"/admin/tables/{quote(args.table_id, safe='')}", None
         case "close":

@@ -65,23 +65,7 @@ def lines_of(stored: StoredReport) -> list[str]:
 
 
 def as_json(stored: StoredReport) -> str:
-    report = stored.report
-    return json.dumps(
-        {
-            "id": stored.id,
-            "reported_at": stored.reported_at.isoformat(),
-            "table_id": report.table_id,
-            "seq": report.seq,
-            "reporter": report.reporter,
-            "reporter_id": report.reporter_id,
-            "author": report.author,
-            "author_id": report.author_id,
-            "reason": report.reason,
-            "message": report.message,
-            "context": report.context,
-        },
-        ensure_ascii=True,
-    )
+    return json.dumps(stored.as_dict(), ensure_ascii=True)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -116,6 +116,23 @@ class StoredReport:
     reported_at: datetime
     report: ChatReport
 
+    def as_dict(self) -> dict[str, Any]:
+        """The report as JSON gives it to an operator (``tarot reports --json``, the admin API)."""
+        report = self.report
+        return {
+            "id": self.id,
+            "reported_at": self.reported_at.isoformat(),
+            "table_id": report.table_id,
+            "seq": report.seq,
+            "reporter": report.reporter,
+            "reporter_id": report.reporter_id,
+            "author": report.author,
+            "author_id": report.author_id,
+            "reason": report.reason,
+            "message": report.message,
+            "context": report.context,
+        }
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -217,12 +234,15 @@ async def store_report(engine: AsyncEngine, report: ChatReport) -> int:
 
 
 async def stored_reports(
-    engine: AsyncEngine, limit: int = 50, since: datetime | None = None
+    engine: AsyncEngine, limit: int = 50, since: datetime | None = None, before: int | None = None
 ) -> list[StoredReport]:
-    """The latest reports, newest first (``since``: only those after it)."""
+    """The latest reports, newest first (``since``: only those after it; ``before``: only
+    those older than the report of that id, the next page after it)."""
     query = select(chat_reports).order_by(chat_reports.c.id.desc()).limit(limit)
     if since is not None:
         query = query.where(chat_reports.c.reported_at >= since)
+    if before is not None:
+        query = query.where(chat_reports.c.id < before)
     async with reachable(), engine.connect() as conn:
         rows = (await conn.execute(query)).all()
     return [

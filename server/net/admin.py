@@ -7,6 +7,7 @@ action is logged and counted (``tarot_admin_actions_total{action}``).
     GET  /admin/tables?limit=N&after=CURSOR   GET /admin/tables/ID   POST /admin/tables/ID/close
     POST /admin/disconnect {player|address}
     GET  /admin/bans    POST /admin/bans {player|address, seconds}    POST /admin/unban {...}
+    GET  /admin/reports?limit=N&before=ID   (reported chat messages, newest first)
     POST /admin/announce {message, maintenance: true|false}      POST /admin/drain
 """
 
@@ -36,7 +37,10 @@ log = logging.getLogger("tarot.admin")
 MAX_BAN_SECONDS = 365 * 24 * 3600
 TABLES_PAGE = 100  # tables a page of GET /admin/tables holds unless ?limit= says
 MAX_TABLES_PAGE = 1000
+REPORTS_PAGE = 50  # reports a page of GET /admin/reports holds unless ?limit= says
+MAX_REPORTS_PAGE = 1000
 Answer = tuple[int, Any]
+Query = dict[str, list[str]]  # parse_qs's
 
 
 class Admin:
@@ -70,31 +74,45 @@ class Admin:
         parts = urlsplit(target)
         path, query = parts.path.rstrip("/"), parse_qs(parts.query)
         one = re.fullmatch(r"/admin/tables/([A-Za-z0-9_-]{1,64})(/close)?", path)
-        match method, path:
-            case "GET", "/admin/tables":
+        found: Answer | None = None
+        if method == "GET":
+            found = await self._read(path, query, one[1] if one and not one[2] else None)
+        elif method == "POST":
+            found = await self._act(path, body, one[1] if one and one[2] else None)
+        return found or (HTTPStatus.NOT_FOUND, {"error": f"no {method} {path}"})
+
+    async def _read(self, path: str, query: Query, table: str | None) -> Answer | None:
+        match path:
+            case "/admin/tables":
                 return HTTPStatus.OK, await self._tables(query)
-            case "GET", _ if one and not one[2]:
-                return HTTPStatus.OK, inspect((await self.node.runtime(one[1])).data)
-            case "POST", _ if one and one[2]:
-                return await self._close(one[1])
-            case "POST", "/admin/disconnect":
-                return HTTPStatus.OK, {"disconnected": self._disconnect(*_who(body), "admin")}
-            case "GET", "/admin/bans":
+            case _ if table:
+                return HTTPStatus.OK, inspect((await self.node.runtime(table)).data)
+            case "/admin/reports":
+                return await self._reports(query)
+            case "/admin/bans":
                 return HTTPStatus.OK, await self.node.moderation.bans()
-            case "POST", "/admin/bans":
+        return None
+
+    async def _act(self, path: str, body: dict[str, Any], closed: str | None) -> Answer | None:
+        match path:
+            case _ if closed:
+                return await self._close(closed)
+            case "/admin/disconnect":
+                return HTTPStatus.OK, {"disconnected": self._disconnect(*_who(body), "admin")}
+            case "/admin/bans":
                 return HTTPStatus.OK, await self._ban(body)
-            case "POST", "/admin/unban":
+            case "/admin/unban":
                 player, address = _who(body)
                 found = await self.node.moderation.unban(player=player, address=address)
                 self._done("unban", "unbanned %s", player or address)
                 return HTTPStatus.OK, {"unbanned": found}
-            case "POST", "/admin/announce":
+            case "/admin/announce":
                 return HTTPStatus.OK, await self._announce(body)
-            case "POST", "/admin/drain":
+            case "/admin/drain":
                 self._done("drain", "draining the node")
                 self.drain()
                 return HTTPStatus.ACCEPTED, {"draining": True}
-        return HTTPStatus.NOT_FOUND, {"error": f"no {method} {path}"}
+        return None
 
     def _done(self, action: str, said: str, *args: object, table: str | None = None) -> None:
         extra = {"action": action} | ({"table": table} if table else {})
@@ -119,6 +137,27 @@ class Admin:
             "tables": [inspect(data) for data in found if data is not None],
             "next": li.cursor_of(entries[-1][0]) if len(entries) == limit else None,
             "live": await store.lobby_count(li.LIVE),
+        }
+
+    async def _reports(self, query: dict[str, list[str]]) -> Answer:
+        """A page of the reported chat messages, newest first, each with the messages before
+        it: what ``tarot reports`` reads from the database, from any node that keeps it."""
+        limit = _number(query, "limit", REPORTS_PAGE)
+        if not 1 <= limit <= MAX_REPORTS_PAGE:
+            raise ValueError(f"limit must be 1 to {MAX_REPORTS_PAGE}")
+        before = _number(query, "before", 0) or None
+        archive = self.node.archive
+        if archive is None or archive.engine is None:
+            return HTTPStatus.NOT_FOUND, {"error": "this node keeps no history"}
+        from server.history import HistoryError, stored_reports  # SQLAlchemy: with a history
+
+        try:
+            found = await stored_reports(archive.engine, limit=limit, before=before)
+        except HistoryError as e:
+            return HTTPStatus.SERVICE_UNAVAILABLE, {"error": e.code, "message": str(e)}
+        return HTTPStatus.OK, {
+            "reports": [stored.as_dict() for stored in found],
+            "next": found[-1].id if len(found) == limit else None,
         }
 
     async def _data(self, table_id: str) -> TableData | None:

@@ -242,3 +242,45 @@ async def test_a_store_failure_is_a_503_in_the_protocols_words(tmp_path: Path) -
     finally:
         await app.stop(drain_seconds=0)
         redis.stop()
+
+
+async def test_reported_chat_messages_are_listed_a_page_at_a_time(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25 (admin): "reports of chat messages listed here": they were only in
+    ``tarot reports``, which needs the database's URL on the operator's machine."""
+    from server.history import ChatReport, store_report
+    from server.node.archive import Archive
+
+    archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
+    assert archive.engine is not None
+    for seq, text in enumerate(("rude", "ruder", "<b>rudest</b>"), start=1):
+        message = {"kind": "chat", "name": "Bob", "text": text, "seq": seq}
+        said = ChatReport("T1", seq, None, "Anna", message, [], reason=f"report {seq}")
+        await store_report(archive.engine, said)
+    settings = Settings(port=0, admin_port=0, admin_token=TOKEN)
+    app = await App.start(settings, archive=archive)
+    try:
+        status, first = await tarot_admin(app, capsys, "reports", "--limit", "2")
+        assert status == 0 and first["next"] is not None
+        status, second = await tarot_admin(
+            app, capsys, "reports", "--limit", "2", "--before", str(first["next"])
+        )
+        assert status == 0 and second["next"] is None
+        listed = [r for page in (first, second) for r in page["reports"]]
+        assert [r["message"]["text"] for r in listed] == ["<b>rudest</b>", "ruder", "rude"]
+        assert {(r["reporter"], r["author"], r["table_id"]) for r in listed} == {
+            ("Anna", "Bob", "T1")
+        }
+        url = admin_url(app) + "/admin/reports?limit=0"
+        assert await asyncio.to_thread(raw, url, TOKEN) == 400
+    finally:
+        await app.stop(drain_seconds=0)
+
+
+async def test_reports_of_a_node_without_a_history_are_a_404(admin_app: App) -> None:
+    url = admin_url(admin_app) + "/admin/reports"
+    assert await asyncio.to_thread(answer, url, TOKEN) == (
+        404,
+        {"error": "this node keeps no history"},
+    )
