@@ -26,6 +26,8 @@ def seated_accounts(table: TableData | None) -> set[int]:
 def accounts_new(base: TableData | None, table: TableData) -> list[int]:
     """The accounts seated at ``table`` that were not at ``base`` (the stored version, if
     known): those the index must hold before ``table`` is written."""
+    if base is not None and base.seats is table.seats:
+        return []  # most commits (a card, a bid) copy the table and keep its seats' list
     return sorted(seated_accounts(table) - seated_accounts(base))
 
 
