@@ -117,12 +117,15 @@ async def test_a_refused_card_says_why_on_screen_and_to_screen_readers(
 
 @pytest.mark.timeout(240)
 async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_without_a_replay(
-    new_player: NewPlayer,
+    new_player: NewPlayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The page used to replay the deal at normal pace: 17-30 s before one could play.
 
     The bound is a third of that replay (quiet machine: about 0.5 s; 3.4 s seen with
     two test processes beside other work), not a speed goal: the figure is printed."""
+    # Others lead some tricks, so that a turn with cards already in the trick comes (a
+    # random deal may let this player lead every one, as the refused-card test met).
+    deal_from(monkeypatch, where("reload-mid-trick", weak_for(0)))
     player = await new_player(query="speed=1")  # the real pace: a replay would show
     await player.open()
     await player.page.click("[data-action=quick-start]")
@@ -133,6 +136,8 @@ async def test_a_reload_mid_trick_shows_the_hand_and_takes_a_legal_click_without
             and await player.page.locator("#centre .trick .slot").count()
         ):
             break  # my turn, with cards already in the trick
+    else:
+        raise AssertionError("no turn of this player's came with cards in the trick")
     hand = sorted(c["code"] for c in await player.hand())
     player.frames.clear()
     started = time.monotonic()
