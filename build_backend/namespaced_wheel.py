@@ -95,8 +95,8 @@ def namespaced_pyproject(path: Path) -> str:
         (r"(?m)^include = \[[^\]]*\]", f'include = ["{NAMESPACE}*"]'),
     ):
         text, found = re.subn(pattern, replacement, text)
-        if not found:
-            raise UnrewrittenImport(f"pyproject.toml has no line matching {pattern!r}")
+        if found != 1:  # the console script and the packages' find: one line each
+            raise UnrewrittenImport(f"pyproject.toml has {found} lines matching {pattern!r}")
     return text
 
 
