@@ -130,6 +130,10 @@ class Seat:
         self.sent: Message | None = None  # the action in flight (until its event comes)
         self.turn: Message | None = None  # a your_turn not yet reached by the events
         self.turns = 0
+        # It said next_deal and no deal has started since: said again on a resumed seat (a
+        # resumed seat is told its turns again, not that the table waits for it; a late
+        # next_deal is ignored).
+        self.ready_said = False
         self.done = False  # its connection saw the table end (or be lost)
         log.seats.append(self)
 
@@ -185,6 +189,8 @@ class Seat:
         kind = message["type"]
         if kind == "joined":
             self.token = message["token"]
+            if self.ready_said:  # resumed between deals
+                await ws.send(json.dumps({"type": "next_deal"}))
         elif kind == "event":
             await self.on_event(ws, message)
             return self.log.over
@@ -219,7 +225,10 @@ class Seat:
                 self.sent = None
         if event["kind"] == "table_over":
             self.log.over = True
+        elif event["kind"] == "deal_started":
+            self.ready_said = False
         elif event["kind"] == "score" and event["sheet"].get("status") == "played":
+            self.ready_said = True
             await ws.send(json.dumps({"type": "next_deal"}))
 
     async def on_error(self, ws: ClientConnection, message: Message) -> bool:

@@ -57,6 +57,10 @@ let retries = 0;
 let lostSince = null; // when the connection was lost, until a new one is welcomed
 const RECONNECT_MS = 60000; // how long it keeps trying to reconnect
 let lastStatus = null;
+// A next_deal unanswered when the connection was lost, said again once the seat is resumed: a
+// resumed seat is told its turns again, not that the table still waits for it between deals
+// (a late next_deal is ignored), and the table would wait its whole next_deal_seconds.
+let readyAgain = false;
 let tableId = table === "new" ? null : table; // named in the URL once known
 let hand = []; // the dealt hand: all this bot looks at to bid
 
@@ -95,6 +99,8 @@ function onMessage(message) {
       mySeat = message.seat;
       token = message.token;
       tableId = message.table_id;
+      if (readyAgain) send({ type: "next_deal" });
+      readyAgain = false;
       break;
     case "snapshot":
       lastSeq = message.seq;
@@ -188,6 +194,7 @@ function connect() {
 }
 
 function reconnect() {
+  readyAgain ||= [...unanswered.values()].some((sent) => sent.message.type === "next_deal");
   unanswered.clear(); // what was sent on this connection is answered on none other
   if (over) return;
   lostSince ??= Date.now();

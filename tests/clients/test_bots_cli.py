@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import sys
@@ -295,4 +296,78 @@ async def test_the_node_bot_keeps_reconnecting_through_an_outage_longer_than_ten
         assert err.count("resuming seat 3") > 8  # more tries than it used to make in all
     finally:
         await client.close()
+        await relay.close()
+
+
+class CutAfterRecord:
+    """A TCP relay to a node that, once the first deal's ``record`` has gone to the client,
+    swallows what the client sends and then cuts the client's side only: the bot's
+    ``next_deal`` is lost, and the node, as when the node it went through was killed, is
+    not told (the seat is not marked away). Later connections are relayed whole."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.cut = False
+        self.swallowed = 0  # bytes the client sent that never reached the node
+        self.server: asyncio.Server | None = None
+        self.left_open: list[asyncio.StreamWriter] = []
+
+    async def up(self) -> int:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        for writer in self.left_open:
+            writer.close()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        node_reader, node_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        cutting = asyncio.Event()
+
+        async def to_node() -> None:
+            while data := await reader.read(65536):
+                if cutting.is_set():
+                    self.swallowed += len(data)
+                    continue
+                node_writer.write(data)
+                await node_writer.drain()
+
+        async def to_client() -> None:
+            while data := await node_reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+                if not self.cut and b'"record"' in data:  # server frames are not masked
+                    self.cut = True
+                    cutting.set()
+                    await asyncio.sleep(0.5)  # the bot's answer arrives, and is swallowed
+                    break
+
+        with contextlib.suppress(OSError):
+            await next(iter(asyncio.as_completed([to_node(), to_client()])))
+        writer.close()
+        if cutting.is_set():
+            self.left_open.append(node_writer)  # the node still sees the seat connected
+        else:
+            node_writer.close()
+
+
+async def test_the_node_bot_says_next_deal_again_when_it_was_lost_with_the_connection(
+    app: App,
+) -> None:
+    """Found with the Python library's (tests/clients/test_reconnect.py): the bot forgot a
+    ``next_deal`` sent on a connection that dropped, and the table waited its whole 30 s of
+    next_deal_seconds for it."""
+    relay = CutAfterRecord(app.port)
+    bot_url = f"ws://127.0.0.1:{await relay.up()}/"
+    try:
+        async with asyncio.timeout(25):  # the table would wait 30 s for the lost next_deal
+            code, out, err = await run(
+                *node(), str(NODE_BOT), bot_url, "new", "--start", "--deals", "2"
+            )
+        assert code == 0, err
+        assert relay.cut and relay.swallowed > 0, err
+        assert "resuming seat" in err and len(json.loads(out)["totals"]) == 4
+    finally:
         await relay.close()

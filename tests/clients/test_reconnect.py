@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from cli.engine_bot import EngineBot
 from clients.python import Client, TableState, play_table
+from clients.python.errors import ConnectionLost
 from protocol import models as m
 from protocol.convert import view_model
 from server.app import App
@@ -120,3 +121,32 @@ async def test_after_a_server_restart_on_the_same_store_the_seat_is_resumed() ->
     finally:
         await client.close()
         await servers[-1].stop(drain_seconds=0)
+
+
+async def test_a_next_deal_lost_with_its_connection_is_said_again_on_the_resumed_seat(
+    app: App, url: str
+) -> None:
+    """Found by tests/balancer's kill -9 restart under CI load: a bot whose ``next_deal`` was
+    lost with its connection never said it again (a resumed seat is told its turns again,
+    not that the table waits for it between deals), and its table waited the whole 30 s of
+    next_deal_seconds. Here the connection drops as the bot says it, before it leaves."""
+    client = await Client.connect(url, "json")
+    created = await client.create_table(m.TableOptions(deals=2))
+    state = await client.join(created.table.table_id, seat=0)
+    await client.start()  # three AI: the table waits for this seat alone between deals
+    said = client.next_deal
+    lost: list[int] = []
+
+    async def lost_once() -> None:
+        if not lost:
+            lost.append(state.seq)
+            await drop_connections(app)
+            raise ConnectionLost("the connection dropped before the request left")
+        await said()
+
+    client.next_deal = lost_once  # type: ignore[method-assign]
+    async with asyncio.timeout(20):  # well within the 30 s the table would otherwise wait
+        totals = await play_table(client, EngineBot("basic"))
+    assert lost and client.reconnections == 1
+    assert sum(totals) == 0 and [s.status for s in state.sheets].count("played") == 2
+    await client.close()
