@@ -248,6 +248,11 @@ export function resume(session) {
     .request(request, ["joined"])
     .then((joined) => {
       dispatch("seated", joined.seat);
+      // A next_deal sent on the connection that dropped may have been lost with it: a
+      // resumed seat is told its turns again, not that the table still waits for it (a late
+      // next_deal is ignored), and the table would wait for its time-out.
+      const table = app.table;
+      if (same && table && table.ready && !table.over) app.net.send({ type: "next_deal" });
       heartbeat();
       renderAll();
     })
