@@ -28,7 +28,6 @@ from .errors import ConnectionLost, Refused
 
 log = logging.getLogger("tarot.bot")
 OVERTAKEN = {"not_your_turn", "stale", "not_started"}  # the turn moved on meanwhile
-READY_TRIES = 5  # ``next_deal`` said again after as many lost connections at most
 
 
 class Bot:
@@ -123,26 +122,7 @@ async def _ready_for_next(client: Client) -> None:
     last = state.sheets[-1] if state.sheets else None
     if state.over or last is None or last.status == "cancelled":
         return
-    # A resumed seat is told of its turns again, not that the table still waits for it between
-    # deals: a ``next_deal`` lost with its connection is said again on the next one (one more is
-    # ignored), while the table waits for this deal. Else the table waited its whole
-    # next_deal_seconds (30 s) for a bot whose node was killed as it said it.
-    waited = state.table.deal_number if state.table is not None else None
-    for _ in range(READY_TRIES):
-        try:
-            await client.next_deal()
-            return
-        except ConnectionLost:
-            log.info("connection lost while saying next_deal: saying it again")
-        except Refused as e:
-            if e.code == "not_started":
-                return  # the table is over, or dealt again
-            if e.code != "outcome_unknown" and not (e.resent and e.code != "rate_limited"):
-                raise
-            log.info("%s: saying next_deal again", e)
-        table = state.table
-        if state.over or table is None or table.deal_number != waited:
-            return
+    await _politely(client, client.next_deal, {"not_started"})  # the table is over, or dealt again
 
 
 async def _politely(

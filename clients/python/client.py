@@ -16,6 +16,7 @@ retried and resumed across drops is ``link.Link``'s part.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any
@@ -26,12 +27,15 @@ from websockets.uri import parse_uri
 from protocol import models as m
 
 from .connection import CLIENT_NAME, CodecName, TarotSocket
-from .errors import BadURL, QueueEnded, Unreachable
+from .errors import BadURL, ConnectionLost, QueueEnded, Refused, Unreachable
 from .link import LOST, Accept, Link
 from .routing import table_url
 from .state import TableState
 
 WireAction = m.BidAction | m.DiscardAction | m.ChelemAction | m.PoigneeAction | m.PlayAction
+
+log = logging.getLogger("tarot.client")
+READY_TRIES = 5  # ``next_deal`` said again after as many lost connections at most
 
 
 class Client(Link):
@@ -209,8 +213,25 @@ class Client(Link):
         await self._request(m.Start(), _is(m.Ack))
 
     async def next_deal(self) -> None:
-        """Say this seat is ready for the next deal."""
-        await self._request(m.NextDeal(), _is(m.Ack))
+        """Say this seat is ready for the next deal.
+
+        Said again on the resumed seat when the connection drops before the answer, or the
+        server cannot say whether it was kept (``outcome_unknown``): it may have been lost,
+        a resumed seat is offered its turns again but not told that the table waits for it
+        between deals, and one more is ignored. (Lost with a killed node, the table waited
+        its whole next_deal_seconds for the seat.)
+        """
+        for tries in range(1, READY_TRIES + 1):
+            try:
+                await self._request(m.NextDeal(), _is(m.Ack))
+                return
+            except ConnectionLost:
+                if tries == READY_TRIES:
+                    raise
+            except Refused as e:
+                if e.code != "outcome_unknown" or tries == READY_TRIES:
+                    raise
+            log.info("next_deal may not have reached the table: saying it again")
 
     async def leave(self) -> None:
         """Leave the table: the seat empties (before the start) or an AI takes it."""

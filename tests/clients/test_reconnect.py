@@ -134,17 +134,17 @@ async def test_a_next_deal_lost_with_its_connection_is_said_again_on_the_resumed
     created = await client.create_table(m.TableOptions(deals=2))
     state = await client.join(created.table.table_id, seat=0)
     await client.start()  # three AI: the table waits for this seat alone between deals
-    said = client.next_deal
+    request = client._request
     lost: list[int] = []
 
-    async def lost_once() -> None:
-        if not lost:
+    async def next_deal_lost_once(message: m.Request, accept: Any) -> m.Model:
+        if isinstance(message, m.NextDeal) and not lost:
             lost.append(state.seq)
             await drop_connections(app)
             raise ConnectionLost("the connection dropped before the request left")
-        await said()
+        return await request(message, accept)
 
-    client.next_deal = lost_once  # type: ignore[method-assign]
+    client._request = next_deal_lost_once  # type: ignore[method-assign, assignment]
     async with asyncio.timeout(20):  # well within the 30 s the table would otherwise wait
         totals = await play_table(client, EngineBot("basic"))
     assert lost and client.reconnections == 1
