@@ -36,9 +36,8 @@ from .connection import Connection
 log = logging.getLogger("tarot.admin")
 MAX_BAN_SECONDS = 365 * 24 * 3600
 TABLES_PAGE = 100  # tables a page of GET /admin/tables holds unless ?limit= says
-MAX_TABLES_PAGE = 1000
 REPORTS_PAGE = 50  # reports a page of GET /admin/reports holds unless ?limit= says
-MAX_REPORTS_PAGE = 1000
+MAX_PAGE = 1000  # either page's ?limit= at most
 Answer = tuple[int, Any]
 Query = dict[str, list[str]]  # parse_qs's
 
@@ -119,13 +118,11 @@ class Admin:
         log.info("admin: " + said, *args, extra=extra)
         self.node.metrics.admin_actions.labels(action=action).inc()
 
-    async def _tables(self, query: dict[str, list[str]]) -> dict[str, Any]:
+    async def _tables(self, query: Query) -> dict[str, Any]:
         """One page of the tables not finished, private ones too, oldest first: read from
         the store's ``live`` list in O(page), never every table (50,000 open tables had
         made a listing of them all pass the store's time-out)."""
-        limit = _number(query, "limit", TABLES_PAGE)
-        if not 1 <= limit <= MAX_TABLES_PAGE:
-            raise ValueError(f"limit must be 1 to {MAX_TABLES_PAGE}")
+        limit = _page_size(query, TABLES_PAGE)
         try:
             after = li.member_of_cursor(query["after"][-1]) if "after" in query else ""
         except TableError as e:
@@ -139,12 +136,10 @@ class Admin:
             "live": await store.lobby_count(li.LIVE),
         }
 
-    async def _reports(self, query: dict[str, list[str]]) -> Answer:
+    async def _reports(self, query: Query) -> Answer:
         """A page of the reported chat messages, newest first, each with the messages before
         it: what ``tarot reports`` reads from the database, from any node that keeps it."""
-        limit = _number(query, "limit", REPORTS_PAGE)
-        if not 1 <= limit <= MAX_REPORTS_PAGE:
-            raise ValueError(f"limit must be 1 to {MAX_REPORTS_PAGE}")
+        limit = _page_size(query, REPORTS_PAGE)
         before = _number(query, "before", 0) or None
         archive = self.node.archive
         if archive is None or archive.engine is None:
@@ -240,7 +235,15 @@ def news(connections: Collection[Connection], before: Decisions, after: Decision
         disconnect(connections, None, key, "banned")
 
 
-def _number(query: dict[str, list[str]], name: str, default: int) -> int:
+def _page_size(query: Query, default: int) -> int:
+    """``?limit=``: how many a page holds, 1 to ``MAX_PAGE``."""
+    limit = _number(query, "limit", default)
+    if not 1 <= limit <= MAX_PAGE:
+        raise ValueError(f"limit must be 1 to {MAX_PAGE}")
+    return limit
+
+
+def _number(query: Query, name: str, default: int) -> int:
     given = query.get(name)
     if not given:
         return default

@@ -51,12 +51,21 @@ async def tarot_admin(app: App, capsys: pytest.CaptureFixture[str], *words: str)
 
 
 def raw(url: str, token: str | None) -> int:
+    return answer(url, token)[0]
+
+
+def answer(url: str, token: str | None) -> tuple[int, Any]:
+    """A GET's status and its JSON answer (None for another body; ``token`` None sends none)."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5):
-            return 200
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=30) as r:
+            status, body = r.status, r.read()
     except urllib.error.HTTPError as e:
-        return e.code
+        status, body = e.code, e.read()
+    try:
+        return status, json.loads(body)
+    except ValueError:
+        return status, None  # not the admin API (the public port's pages)
 
 
 async def test_the_admin_api_needs_its_token_and_its_own_port(admin_app: App) -> None:
@@ -210,15 +219,6 @@ def test_tarot_admin_tables_refuses_a_bad_limit(
     with pytest.raises(SystemExit) as exit:
         main(["admin", "tables", "--limit", limit, "--node", "http://127.0.0.1:9", "--token", "t"])
     assert exit.value.code == 2 and "--limit" in capsys.readouterr().err
-
-
-def answer(url: str, token: str) -> tuple[int, Any]:
-    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as reply:
-            return reply.status, json.loads(reply.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 @pytest.mark.redis
