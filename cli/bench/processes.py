@@ -17,6 +17,8 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..local_servers import free_port, python_module
@@ -34,6 +36,26 @@ UNLIMITED = (
     "--reviews-per-player",
     "0",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Profiles:
+    """``--profile DIR``: each measured process runs under ``cli.bench.sampled`` and
+    writes ``DIR/NAME[SUFFIX].folded`` (the suffix names the round, with ``--rounds``)."""
+
+    folder: Path
+    suffix: str = ""
+
+    def path(self, name: str) -> Path:
+        return self.folder / f"{name}{self.suffix}.folded"
+
+    def command(self, args: list[str], name: str) -> list[str]:
+        """``args``, a ``python -m MODULE ...`` command, under the sampler."""
+        return [*python_module("bench.sampled"), str(self.path(name)), *args[2:]]
+
+
+def profiled(args: list[str], name: str, profiles: Profiles | None) -> list[str]:
+    return profiles.command(args, name) if profiles else args
 
 
 def start_process(args: list[str]) -> subprocess.Popen[bytes]:
@@ -218,19 +240,24 @@ def serve_and_measure(
     procs: int,
     node_extra: tuple[str, ...] = (),
     version: int = VERSION,
+    profiles: Profiles | None = None,
 ) -> dict[str, Any]:
     """Nodes (memory store, or ``nodes`` on one Redis) under the bots; their figures."""
     if redis_url:
         flush_redis(redis_url)
+    store = "redis" if redis_url else "memory"
     ports = [free_port() for _ in range(nodes)]
     processes = [
-        start_process(node_args(port, i, redis_url, node_extra)) for i, port in enumerate(ports)
+        start_process(
+            profiled(node_args(port, i, redis_url, node_extra), f"{store}-node-{i}", profiles)
+        )
+        for i, port in enumerate(ports)
     ]
     redis_cpu = RedisCpu(redis_url) if redis_url else None
     try:
         for port, process in zip(ports, processes, strict=True):
             wait_for_port(port, process)
-        progress(f"{'redis' if redis_url else 'memory'} store, {nodes} node(s): {tables} tables")
+        progress(f"{store} store, {nodes} node(s): {tables} tables")
         redis_before = redis_cpu.seconds() if redis_cpu else 0.0
         result = measure_processes(processes, ports, tables, seconds, think, procs, version)
         if redis_cpu:
@@ -296,11 +323,12 @@ def relay(
     procs: int,
     loop: str = "auto",
     version: int = VERSION,
+    profiles: Profiles | None = None,
 ) -> dict[str, Any]:
     """The same bots against the bare relay (``relay``) on the event loop ``loop``."""
     port = free_port()
     args = [*python_module("bench.worker"), "relay", str(port), loop]
-    process = start_process(args)
+    process = start_process(profiled(args, "relay", profiles))
     try:
         wait_for_port(port, process)
         progress(f"bare relay (no rules): {tables} tables")

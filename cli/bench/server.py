@@ -34,7 +34,8 @@ from typing import Any
 
 from server.event_loop import LOOPS
 
-from .processes import relay, serve_and_measure
+from ..local_servers import CLI_PACKAGE
+from .processes import Profiles, progress, relay, serve_and_measure
 
 
 def add_parser(sub: Any) -> None:
@@ -79,6 +80,13 @@ def add_parser(sub: Any) -> None:
         "--event-loop",
         choices=LOOPS,
         help="the nodes' --event-loop (their default: auto, uvloop where installed)",
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="sample the relay's and every node's stacks into DIR/NAME.folded "
+        "(cli.bench.sampler prints a summary of one)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--out", type=Path, help="also write the JSON object to this file")
@@ -137,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
     result.update(gc_sweep_ms=args.gc_sweep_ms, event_loop=args.event_loop)
     result["protocol"] = args.protocol
     result["load_average_before"] = [round(x, 2) for x in os.getloadavg()]
-    rounds = [one_round(args) for _ in range(args.rounds)]
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    rounds = [one_round(args, r) for r in range(1, args.rounds + 1)]
     for name in rounds[0]:
         result[name] = median_figures([one[name] for one in rounds])
     if len(rounds) > 1:
@@ -151,7 +161,18 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         args.out.write_text(text + "\n")
     print(text if args.json else render(result, args))
+    profiles = round_profiles(args, 1)
+    if profiles is not None:
+        summary = f"python -m {CLI_PACKAGE}.bench.sampler {profiles.path('memory-node-0')}"
+        progress(f"profiles in {profiles.folder}, one .folded file a process; read one: {summary}")
     return 0
+
+
+def round_profiles(args: argparse.Namespace, r: int) -> Profiles | None:
+    """Where round ``r``'s processes write their profiles (``--profile``), if anywhere."""
+    if args.profile is None:
+        return None
+    return Profiles(args.profile, f"-round-{r}" if args.rounds > 1 else "")
 
 
 def node_extra(args: argparse.Namespace) -> tuple[str, ...]:
@@ -164,20 +185,17 @@ def node_extra(args: argparse.Namespace) -> tuple[str, ...]:
     return extra
 
 
-def one_round(args: argparse.Namespace) -> dict[str, Any]:
+def one_round(args: argparse.Namespace, r: int) -> dict[str, Any]:
     """The relay, the memory store and (``--store redis``) Redis, one after the other."""
     think, procs, version = args.think_ms / 1000, args.client_procs, args.protocol
-    extra = node_extra(args)
+    profiles = round_profiles(args, r)
     loop = args.event_loop or "auto"
-    one = {"relay": relay(args.tables, args.seconds, think, procs, loop, version)}
-    one["memory"] = serve_and_measure(
-        args.tables, args.seconds, None, 1, think, procs, extra, version
-    )
+    one = {"relay": relay(args.tables, args.seconds, think, procs, loop, version, profiles)}
+    same = (think, procs, node_extra(args), version, profiles)
+    one["memory"] = serve_and_measure(args.tables, args.seconds, None, 1, *same)
     one["memory_vs_relay"] = versus_relay(one["memory"], one["relay"])
     if args.store == "redis":
-        one["redis"] = serve_and_measure(
-            args.tables, args.seconds, args.redis, args.nodes, think, procs, extra, version
-        )
+        one["redis"] = serve_and_measure(args.tables, args.seconds, args.redis, args.nodes, *same)
         one["redis_vs_memory"] = versus(one["redis"], one["memory"])
         one["redis_vs_relay"] = versus_relay(one["redis"], one["relay"])
     return one

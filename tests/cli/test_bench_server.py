@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -47,13 +48,16 @@ def test_versus_relay_is_a_store_over_the_bare_relay() -> None:
 
 @pytest.mark.redis
 def test_bench_server_alternates_relay_memory_and_redis_rounds(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     args = ["bench", "server", "--tables", "2", "--seconds", "0.5", "--client-procs", "1"]
     args += ["--think-ms", "20"]  # paced: the server's rate limit would stop a spamming bot
     args += ["--store", "redis", "--redis", f"{SHARED_REDIS}/11", "--rounds", "2", "--json"]
+    args += ["--profile", str(tmp_path / "profiles")]
     assert main(args) == 0
-    result = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr()
+    result = json.loads(out.out)
+    assert_profiled(tmp_path / "profiles", out.err)
     assert len(result["rounds"]) == 2
     for one in result["rounds"]:
         for store in ("memory", "redis"):
@@ -75,6 +79,21 @@ def test_bench_server_alternates_relay_memory_and_redis_rounds(
         + sorted(one["redis"]["p99_ms"] for one in result["rounds"])[1] / 2,
         abs=0.01,
     )
+
+
+def assert_profiled(folder: Path, err: str) -> None:
+    """``--profile``: each measured process of each round left its stacks, and the
+    last line names the folder and the command that reads them."""
+    names = ["relay", "memory-node-0", "redis-node-0"]
+    expected = {f"{name}-round-{r}.folded" for name in names for r in (1, 2)}
+    assert {path.name for path in folder.iterdir()} == expected
+    for r in (1, 2):
+        # The relay's own module, and the node's server code (its stacks root at cli.main).
+        assert "(cli/bench/worker.py:" in (folder / f"relay-round-{r}.folded").read_text()
+        for store in ("memory", "redis"):
+            assert "(server/" in (folder / f"{store}-node-0-round-{r}.folded").read_text()
+    last = err.strip().splitlines()[-1]
+    assert str(folder) in last and "-m cli.bench.sampler" in last
 
 
 def test_bench_server_refuses_bad_rounds(capsys: pytest.CaptureFixture[str]) -> None:
