@@ -71,6 +71,12 @@ class Run:
         return [x for t in self.tables for x in t.latencies]
 
 
+def warm_up(seconds: float) -> float:
+    """How long the bots play before their measured window opens: as long as the window,
+    up to 1 s (the servers' figures are taken over the same window, ``processes.Window``)."""
+    return min(1.0, seconds)
+
+
 def figures(latencies: list[float], seconds: float) -> dict[str, Any]:
     latencies = sorted(latencies)
     if not latencies:
@@ -199,7 +205,7 @@ async def tarot_run(
 async def measure(
     run: Run, tasks: list[asyncio.Task[None]], sockets: list[ClientConnection], seconds: float
 ) -> None:
-    await asyncio.sleep(min(1.0, seconds))  # warm up (as long as the window, up to 1 s)
+    await asyncio.sleep(warm_up(seconds))
     run.measuring = True
     await asyncio.sleep(seconds)
     run.measuring = False

@@ -1,8 +1,9 @@
 """The processes of ``tarot bench server``: server nodes, client workers, their figures.
 
 Each node is a ``tarot serve`` process; its CPU time is read from /proc and
-the actions it applied from its ``/metrics``, so that a node's CPU seconds per
-1,000 actions count what it did and nothing else.
+the actions it applied from its ``/metrics``, both over the clients' measured
+window (``Window``), so that a node's CPU seconds per 1,000 actions count what
+it did while the tables played and nothing else.
 """
 
 from __future__ import annotations
@@ -14,15 +15,16 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..local_servers import free_port, python_module
-from .clients import VERSION, figures
+from .clients import VERSION, figures, warm_up
 
 # The load comes from one address and one connection makes every table: the
 # per-address and per-connection limits (docs/DEPLOY.md, "Security") are off.
@@ -96,8 +98,9 @@ def run_clients(
     launch: Callable[[list[str]], list[str]] = list,
 ) -> dict[str, Any]:
     """Drive ``tables`` tables from ``procs`` client processes, measured over the same window
-    (``started`` is called as it opens: the set-up and the closing are outside it;
-    ``launch`` wraps each process's command, e.g. to run it on a test host)."""
+    (``started`` is called at the word to go, once every table is set up; the window opens
+    ``clients.warm_up`` later and lasts ``seconds``; ``launch`` wraps each process's
+    command, e.g. to run it on a test host)."""
     shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
     workers = []
     for share in shares:
@@ -282,13 +285,13 @@ def measure_processes(
     procs: int,
     version: int = VERSION,
 ) -> dict[str, Any]:
-    """The bots against these servers; each server's CPU, actions and GC pauses meanwhile."""
-    cpu_before = [cpu_seconds(p.pid) for p in processes]
-    scraped_before = [scrape(port) for port in ports]
+    """The bots against these servers; each server's CPU, actions and GC pauses over the
+    clients' measured window."""
+    window = Window(processes, ports, seconds)
     urls = [f"ws://127.0.0.1:{port}/" for port in ports]
-    result = run_clients(urls, tables, seconds, think, procs, version=version)
-    cpu = [cpu_seconds(p.pid) - c for p, c in zip(processes, cpu_before, strict=True)]
-    scraped = [scrape(port) for port in ports]
+    result = run_clients(urls, tables, seconds, think, procs, window.open, version=version)
+    (cpu_before, scraped_before), (cpu_after, scraped) = window.marks()
+    cpu = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
     applied = [
         after["tarot_actions_applied_total"] - before["tarot_actions_applied_total"]
         for before, after in zip(scraped_before, scraped, strict=True)
@@ -304,6 +307,51 @@ def measure_processes(
         for c, a, before, after in zip(cpu, applied, scraped_before, scraped, strict=True)
     ]
     return result
+
+
+Mark = tuple[list[float], list[dict[str, float]]]  # each server's CPU seconds and /metrics
+
+
+class Window:
+    """The servers' figures at the two ends of the clients' measured window: from the end
+    of their warm-up (``clients.warm_up``) after the word to go, for ``seconds``.
+
+    What comes before (each connection's handshake, hello and join: 800 of each at
+    200 tables) and after (800 closes) is left out, as it is of the latencies: read
+    from the start of the clients' run to its end, a node's CPU per action counted
+    them, and the relay, which joins nobody, paid less for them.
+    """
+
+    def __init__(
+        self, processes: Sequence[subprocess.Popen[Any]], ports: list[int], seconds: float
+    ) -> None:
+        self.processes, self.ports, self.seconds = processes, ports, seconds
+        self._marks: list[Mark] = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._take, daemon=True)
+        self._go = 0.0
+
+    def open(self) -> None:
+        """The clients were told to go (``run_clients``'s ``started``)."""
+        self._go = time.monotonic()
+        self._thread.start()
+
+    def marks(self) -> tuple[Mark, Mark]:
+        """Both ends, once the window has closed (``open`` must have been called)."""
+        self._thread.join()
+        if self._error is not None:
+            raise RuntimeError(f"the servers could not be read: {self._error}") from self._error
+        return self._marks[0], self._marks[1]
+
+    def _take(self) -> None:
+        try:
+            start = self._go + warm_up(self.seconds)
+            for at in (start, start + self.seconds):
+                time.sleep(max(0.0, at - time.monotonic()))
+                cpu = [cpu_seconds(p.pid) for p in self.processes]
+                self._marks.append((cpu, [scrape(port) for port in self.ports]))
+        except Exception as e:  # handed to ``marks``, in the bench's thread
+            self._error = e
 
 
 def stop_processes(processes: list[subprocess.Popen[bytes]]) -> None:
