@@ -28,6 +28,7 @@ from .bench import history as bench_history
 from .bench import queue as bench_queue
 from .bench import review as bench_review
 from .bench import server as bench_server
+from .bench import table_path as bench_table_path
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_sub = bench.add_subparsers(dest="bench", required=True)
     bench_engine.add_parser(bench_sub)
     bench_server.add_parser(bench_sub)
+    bench_table_path.add_parser(bench_sub)
     bench_cluster.add_parser(bench_sub)
     bench_review.add_parser(bench_sub)
     bench_history.add_parser(bench_sub)
