@@ -186,6 +186,9 @@ class Leases:
         driver then sent every AI turn's events through Redis to the seats' node. Let
         go, that node takes the lease at its next sweep; if it does not (it drains,
         or it died), we take it back at ours, and do not let go again for a while.
+        Never to a node without a heartbeat: seats still name a node killed outright
+        until they are marked away (``_mark_dead_nodes_seats``), and a table handed to
+        it went undriven for a sweep, then again from each node that took it up.
         """
         now = time.monotonic()
         self._handed = {t: at for t, at in self._handed.items() if now - at < HANDED_QUIET}
@@ -194,7 +197,10 @@ class Leases:
         if not going:
             return []
         try:
-            await self.store.release_leases([r.table_id for r in going], self.settings.node_id)
+            alive = await self.store.nodes_alive(sorted(set().union(*map(_seat_nodes, going))))
+            going = [r for r in going if _seat_nodes(r) <= alive]
+            if going:
+                await self.store.release_leases([r.table_id for r in going], self.settings.node_id)
         except StoreError:
             return []
         for runtime in going:
@@ -206,13 +212,8 @@ class Leases:
 
     def _elsewhere(self, runtime: TableRuntime) -> bool:
         """Whether the table's seated players are all connected through other nodes."""
-        me = self.settings.node_id
-        nodes = {
-            seat.node
-            for seat in runtime.data.seats
-            if seat.occupant == "human" and seat.dropped_at_ms is None
-        }
-        return bool(nodes) and "" not in nodes and me not in nodes
+        nodes = _seat_nodes(runtime)
+        return bool(nodes) and "" not in nodes and self.settings.node_id not in nodes
 
     async def _adopt(self, playing: list[str]) -> None:
         """Follow the tables in play nobody drives, once their lease is ours (not every table
@@ -242,3 +243,12 @@ class Leases:
             await self.store.release_leases(
                 [r.table_id for r in self.tables], self.settings.node_id
             )
+
+
+def _seat_nodes(runtime: TableRuntime) -> set[str]:
+    """The nodes the table's seated players are connected through ("": not known)."""
+    return {
+        seat.node
+        for seat in runtime.data.seats
+        if seat.occupant == "human" and seat.dropped_at_ms is None
+    }
