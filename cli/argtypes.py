@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from websockets.exceptions import InvalidURI
 from websockets.uri import parse_uri
 
+from server.event_loop import LOOPS, missing
+
 
 def at_least(low: int) -> Callable[[str], int]:
     """An integer no smaller than ``low``."""
@@ -39,6 +41,38 @@ def seconds(text: str) -> float:
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(
             f"must be a finite number of seconds, zero or more, not {text}"
+        )
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A duration in seconds: a finite number above zero."""
+    value = seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def event_loop(text: str) -> str:
+    """An event loop the nodes can run on here (server/event_loop.py)."""
+    if text not in LOOPS:
+        raise argparse.ArgumentTypeError(f"must be one of {', '.join(LOOPS)}, not {text!r}")
+    why = missing(text)
+    if why is not None:
+        raise argparse.ArgumentTypeError(why)
+    return text
+
+
+def milliseconds(text: str) -> float:
+    """A period in milliseconds: a finite number, zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        message = f"must be a number of milliseconds, not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number of milliseconds, zero or more, not {text}"
         )
     return value
 

@@ -25,6 +25,14 @@ def chosen(name: str) -> str:
     return name
 
 
+def missing(name: str) -> str | None:
+    """Why the loop ``name`` cannot run here (None: it can): uvloop asked by name where it
+    is not installed would otherwise fail at start-up with an import's traceback."""
+    if name == "uvloop" and importlib.util.find_spec("uvloop") is None:
+        return "uvloop is not installed here (pip install uvloop), or choose auto or asyncio"
+    return None
+
+
 def loop_factory(name: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
     """The factory of the loop ``name`` gives (None: asyncio's default)."""
     if chosen(name) == "uvloop":

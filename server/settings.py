@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from server.errors import ServerError
-from server.event_loop import LOOPS
+from server.event_loop import LOOPS, missing
 
 
 class SettingsError(ServerError, ValueError):
@@ -291,6 +291,9 @@ def _check_process(settings: Settings) -> None:
         raise SettingsError(
             f"the event loop must be one of {', '.join(LOOPS)}, not {settings.event_loop!r}"
         )
+    why = missing(settings.event_loop)
+    if why is not None:
+        raise SettingsError(f"the event loop {settings.event_loop}: {why}")
     if settings.gc_sweep_ms < 0:
         raise SettingsError(
             f"the collector's sweep period cannot be negative: {settings.gc_sweep_ms}"

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..argtypes import event_loop, milliseconds
 from ..local_servers import python_module
 from .deployment import Redis, Site
 from .hosts import Hosts, HostsError, available
@@ -60,8 +61,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--think-ms", type=float, default=0.0, help="bots' mean thinking time")
     p.add_argument("--client-procs", type=int, default=2, help="bot client processes (2)")
     p.add_argument("--delay-ms", type=float, default=1.0, help="netem delay each way, if any")
-    p.add_argument("--gc-sweep-ms", type=float, help="the nodes' --gc-sweep-ms")
-    p.add_argument("--event-loop", help="the nodes' --event-loop")
+    p.add_argument("--gc-sweep-ms", type=milliseconds, help="the nodes' --gc-sweep-ms")
+    p.add_argument("--event-loop", type=event_loop, help="the nodes' --event-loop")
     p.add_argument(
         "--nginx-conf", type=Path, help="start from this nginx config (default deploy/nginx.conf)"
     )

@@ -32,33 +32,41 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from server.event_loop import LOOPS
-
+from ..argtypes import at_least, event_loop, milliseconds, positive_seconds
 from ..local_servers import CLI_PACKAGE
 from .processes import Profiles, progress, relay, serve_and_measure
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("server", help="actions/s and latency of tables of 4 bot clients")
-    p.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
-    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    p.add_argument(
+        "--tables", type=at_least(1), default=200, help="concurrent tables (default 200)"
+    )
+    p.add_argument(
+        "--seconds", type=positive_seconds, default=10.0, help="measured seconds per run"
+    )
     p.add_argument("--store", choices=["memory", "redis"], default="memory")
     p.add_argument(
         "--redis", default="redis://127.0.0.1:6379/14", help="Redis URL for --store redis"
     )
-    p.add_argument("--nodes", type=int, default=1, help="server processes (needs --store redis)")
+    p.add_argument(
+        "--nodes", type=at_least(1), default=1, help="server processes (needs --store redis)"
+    )
     p.add_argument(
         "--think-ms",
-        type=float,
+        type=milliseconds,
         default=0.0,
         help="each bot thinks this long (0-2x, uniform) before acting: a paced load (default 0)",
     )
     p.add_argument(
-        "--client-procs", type=int, default=2, help="processes driving the bot clients (default 2)"
+        "--client-procs",
+        type=at_least(1),
+        default=2,
+        help="processes driving the bot clients (default 2)",
     )
     p.add_argument(
         "--rounds",
-        type=int,
+        type=at_least(1),
         default=1,
         help="the relay, memory (and redis) runs alternate this many times and each figure "
         "is the median over the rounds (default 1)",
@@ -73,12 +81,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--gc-sweep-ms",
-        type=float,
+        type=milliseconds,
         help="the nodes' --gc-sweep-ms (their default: 50; 0: CPython's own collections)",
     )
     p.add_argument(
         "--event-loop",
-        choices=LOOPS,
+        type=event_loop,
         help="the nodes' --event-loop (their default: auto, uvloop where installed)",
     )
     p.add_argument(
@@ -133,12 +141,6 @@ def median_figures(runs: list[dict[str, Any]]) -> Any:
 def run(args: argparse.Namespace) -> int:
     if args.nodes > 1 and args.store != "redis":
         print("tarot bench server: --nodes > 1 needs --store redis", file=sys.stderr)
-        return 2
-    if args.tables < 1 or args.seconds <= 0 or args.client_procs < 1 or args.rounds < 1:
-        print(
-            "tarot bench server: --tables, --seconds, --client-procs, --rounds must be positive",
-            file=sys.stderr,
-        )
         return 2
     result: dict[str, Any] = {"tables": args.tables, "connections": 4 * args.tables}
     result.update(think_ms=args.think_ms, store=args.store, node_count=args.nodes)

@@ -3,6 +3,7 @@ traceback, and nothing is retried for ever that cannot succeed."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import socket
@@ -122,3 +123,13 @@ def test_redis_that_never_answers_is_status_1(tmp_path: Path) -> None:
         "tarot serve: redis does not answer"
     )
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("uvloop") is not None, reason="uvloop is installed (not in CI)"
+)
+def test_uvloop_asked_where_it_is_not_installed_is_one_line(tmp_path: Path) -> None:
+    """It was an import's traceback at start-up, after the settings had been accepted."""
+    code, err = serve(tmp_path, "--event-loop", "uvloop")
+    assert code == 2
+    assert "uvloop is not installed" in err and "Traceback" not in err

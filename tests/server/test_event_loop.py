@@ -29,3 +29,13 @@ def test_auto_takes_uvloop_where_it_is_installed() -> None:
 def test_an_unknown_loop_is_refused_by_the_settings() -> None:
     with pytest.raises(SettingsError, match="auto, asyncio, uvloop"):
         Settings(event_loop="trio")
+
+
+UVLOOP_INSTALLED = importlib.util.find_spec("uvloop") is not None
+
+
+@pytest.mark.skipif(UVLOOP_INSTALLED, reason="uvloop is installed here (it is not in CI)")
+def test_uvloop_asked_where_it_is_not_installed_is_refused_by_the_settings() -> None:
+    """It was an import's traceback at start-up, after the settings had been accepted."""
+    with pytest.raises(SettingsError, match="uvloop is not installed"):
+        Settings(event_loop="uvloop")
