@@ -32,17 +32,26 @@ def at_least(low: int) -> Callable[[str], int]:
     return parse
 
 
-def seconds(text: str) -> float:
-    """A duration in seconds: a finite number, zero or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(
-            f"must be a finite number of seconds, zero or more, not {text}"
-        )
-    return value
+def non_negative(unit: str) -> Callable[[str], float]:
+    """A finite number of ``unit``, zero or more (NaN and infinity are refused)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number of {unit}, not {text!r}") from None
+        if not 0 <= value < float("inf"):
+            raise argparse.ArgumentTypeError(
+                f"must be a finite number of {unit}, zero or more, not {text}"
+            )
+        return value
+
+    parse.__name__ = unit.replace(" ", "_")
+    return parse
+
+
+seconds = non_negative("seconds")  # a duration
+milliseconds = non_negative("milliseconds")  # a period, a think time
 
 
 def positive_seconds(text: str) -> float:
@@ -61,20 +70,6 @@ def event_loop(text: str) -> str:
     if why is not None:
         raise argparse.ArgumentTypeError(why)
     return text
-
-
-def milliseconds(text: str) -> float:
-    """A period in milliseconds: a finite number, zero or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        message = f"must be a number of milliseconds, not {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(
-            f"must be a finite number of milliseconds, zero or more, not {text}"
-        )
-    return value
 
 
 def websocket_url(text: str) -> str:

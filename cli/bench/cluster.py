@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..argtypes import event_loop, milliseconds
+from ..argtypes import at_least, event_loop, milliseconds, positive_seconds
 from ..local_servers import python_module
 from .deployment import Redis, Site
 from .hosts import Hosts, HostsError, available
@@ -39,28 +39,47 @@ LOBBY_PAGES = 3
 
 
 def numbers(text: str) -> list[int]:
-    return [int(x) for x in text.split(",") if x.strip()]
+    """Whole numbers, one or more, separated by commas ('' for none)."""
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        message = f"must be whole numbers and commas, not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if any(value < 1 for value in values):
+        raise argparse.ArgumentTypeError(f"must be 1 or more each, not {text}")
+    return values
+
+
+def kinds(text: str) -> list[str]:
+    """Redis set-ups among ``KINDS``, separated by commas."""
+    chosen = [x.strip() for x in text.split(",") if x.strip()]
+    unknown = [x for x in chosen if x not in KINDS]
+    if not chosen or unknown:
+        raise argparse.ArgumentTypeError(f"must be among {','.join(KINDS)}, not {text!r}")
+    return chosen
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "cluster", help="nodes, Redis (a Cluster too), nginx and bots each on a test host"
     )
-    p.add_argument("--tables", type=int, default=40, help="concurrent tables (default 40)")
-    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
-    p.add_argument("--nodes", type=numbers, default=[1, 2, 4], help="node counts (1,2,4)")
+    p.add_argument("--tables", type=at_least(1), default=40, help="concurrent tables (default 40)")
     p.add_argument(
-        "--redis", type=lambda s: s.split(","), default=list(KINDS), help="single,cluster"
+        "--seconds", type=positive_seconds, default=10.0, help="measured seconds per run"
     )
+    p.add_argument("--nodes", type=numbers, default=[1, 2, 4], help="node counts (1,2,4)")
+    p.add_argument("--redis", type=kinds, default=list(KINDS), help="single,cluster")
     p.add_argument(
         "--lobby",
         type=numbers,
         default=[1000, 10000, 50000],
         help="open tables listed in the lobby test (1000,10000,50000; '' to skip)",
     )
-    p.add_argument("--think-ms", type=float, default=0.0, help="bots' mean thinking time")
-    p.add_argument("--client-procs", type=int, default=2, help="bot client processes (2)")
-    p.add_argument("--delay-ms", type=float, default=1.0, help="netem delay each way, if any")
+    p.add_argument("--think-ms", type=milliseconds, default=0.0, help="bots' mean thinking time")
+    p.add_argument("--client-procs", type=at_least(1), default=2, help="bot client processes (2)")
+    p.add_argument(
+        "--delay-ms", type=milliseconds, default=1.0, help="netem delay each way, if any"
+    )
     p.add_argument("--gc-sweep-ms", type=milliseconds, help="the nodes' --gc-sweep-ms")
     p.add_argument("--event-loop", type=event_loop, help="the nodes' --event-loop")
     p.add_argument(

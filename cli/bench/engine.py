@@ -32,13 +32,16 @@ from engine import (
     taker_result,
 )
 
+from ..argtypes import at_least
 from .bitset_loop import random_deal
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("engine", help="complete random deals per second, beside a bare loop")
-    p.add_argument("--deals", type=int, default=2000, help="deals per run (default 2000)")
-    p.add_argument("--runs", type=int, default=5, help="runs; medians are printed (default 5)")
+    p.add_argument("--deals", type=at_least(1), default=2000, help="deals per run (default 2000)")
+    p.add_argument(
+        "--runs", type=at_least(1), default=5, help="runs; medians are printed (default 5)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 

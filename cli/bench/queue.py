@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from cli.argtypes import at_least
+from cli.argtypes import at_least, non_negative, seconds
 
 from .processes import RedisCpu, flush_redis
 
@@ -34,9 +34,14 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("queue", help="quick play: players' wait, the queue's CPU per match")
     p.add_argument("--players", type=at_least(4), default=1000, help="players queued (1000)")
     p.add_argument(
-        "--arrive-seconds", type=float, default=20.0, help="they queue over this long (20)"
+        "--arrive-seconds", type=seconds, default=20.0, help="they queue over this long (20)"
     )
-    p.add_argument("--rating-spread", type=float, default=200.0, help="ratings' std dev (200)")
+    p.add_argument(
+        "--rating-spread",
+        type=non_negative("rating points"),
+        default=200.0,
+        help="ratings' std dev (200)",
+    )
     p.add_argument("--store", choices=["memory", "redis", "both"], default="both")
     p.add_argument(
         "--redis", default=DEFAULT_REDIS, help=f"a Redis db it may flush ({DEFAULT_REDIS})"

@@ -52,6 +52,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
+from ..argtypes import at_least, milliseconds, positive_seconds
 from ..local_servers import free_port, python_module
 from .clients import SUBPROTOCOL, VERSION, choose
 from .processes import (
@@ -67,12 +68,14 @@ from .server import median_figures
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("review", help="deal reviews and tables on one node, with and without")
-    p.add_argument("--tables", type=int, default=100, help="bench tables (default 100)")
-    p.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
-    p.add_argument("--think-ms", type=float, default=300.0, help="bench bots' think time")
-    p.add_argument("--reviewers", type=int, default=2, help="clients asking for reviews")
-    p.add_argument("--bot-workers", type=int, default=2, help="the node's worker processes")
-    p.add_argument("--rounds", type=int, default=3, help="alternations of the two runs")
+    p.add_argument("--tables", type=at_least(1), default=100, help="bench tables (default 100)")
+    p.add_argument(
+        "--seconds", type=positive_seconds, default=10.0, help="measured seconds per run"
+    )
+    p.add_argument("--think-ms", type=milliseconds, default=300.0, help="bench bots' think time")
+    p.add_argument("--reviewers", type=at_least(1), default=2, help="clients asking for reviews")
+    p.add_argument("--bot-workers", type=at_least(1), default=2, help="the node's worker processes")
+    p.add_argument("--rounds", type=at_least(1), default=3, help="alternations of the two runs")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
