@@ -54,12 +54,21 @@ seconds = non_negative("seconds")  # a duration
 milliseconds = non_negative("milliseconds")  # a period, a think time
 
 
-def positive_seconds(text: str) -> float:
-    """A duration in seconds: a finite number above zero."""
-    value = seconds(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds")
-    return value
+def positive(unit: str) -> Callable[[str], float]:
+    """A finite number of ``unit`` above zero."""
+    at_least_zero = non_negative(unit)
+
+    def parse(text: str) -> float:
+        value = at_least_zero(text)
+        if value == 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0 {unit}")
+        return value
+
+    parse.__name__ = f"positive_{at_least_zero.__name__}"
+    return parse
+
+
+positive_seconds = positive("seconds")  # a measured window, a period between faults
 
 
 def event_loop(text: str) -> str:

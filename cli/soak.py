@@ -31,6 +31,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from engine import load_record, score
 
+from .argtypes import at_least, milliseconds, positive, positive_seconds, seconds
 from .local_servers import NodeProcess, RedisServer, alive, descendants, kill_all
 from .soak_seat import Counts, Seat, TableLog
 
@@ -45,13 +46,19 @@ BAD = (  # the counts that must be 0
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("soak", help="two nodes, bots at many tables, faults; then the checks")
     length = p.add_mutually_exclusive_group()
-    length.add_argument("--minutes", type=float, help="how long faults are injected (5)")
-    length.add_argument("--seconds", type=float, help="the same, in seconds")
-    p.add_argument("--tables", type=int, default=20, help="tables of four bot seats (20)")
-    p.add_argument("--deals", type=int, default=2, help="deals per table; then a new table (2)")
-    p.add_argument("--fault-every", type=float, default=8.0, help="seconds between faults (8)")
-    p.add_argument("--think-ms", type=float, default=30.0, help="a bot's mean pause (30)")
-    p.add_argument("--drain-seconds", type=float, default=120.0, help="for the tables to end")
+    length.add_argument(
+        "--minutes", type=positive("minutes"), help="how long faults are injected (5)"
+    )
+    length.add_argument("--seconds", type=positive_seconds, help="the same, in seconds")
+    p.add_argument("--tables", type=at_least(1), default=20, help="tables of four bot seats (20)")
+    p.add_argument(
+        "--deals", type=at_least(1), default=2, help="deals per table; then a new table (2)"
+    )
+    p.add_argument(
+        "--fault-every", type=positive_seconds, default=8.0, help="seconds between faults (8)"
+    )
+    p.add_argument("--think-ms", type=milliseconds, default=30.0, help="a bot's mean pause (30)")
+    p.add_argument("--drain-seconds", type=seconds, default=120.0, help="for the tables to end")
     p.add_argument("--seed", type=int, default=1, help="the bots' and the schedule's seed")
     p.add_argument("--workdir", type=Path, help="logs, Redis data, history (a temporary dir)")
     p.add_argument("--json", action="store_true", help="the figures as one JSON object")

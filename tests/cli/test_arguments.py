@@ -64,6 +64,15 @@ from cli.main import main
         (["bench", "cluster", "--client-procs", "0"], "--client-procs", "must be at least 1"),
         (["bench", "cluster", "--event-loop", "trio"], "--event-loop", "auto, asyncio, uvloop"),
         (["bench", "table-path", "--tables", "0"], "--tables", "must be at least 1"),
+        # ``tarot soak`` started its nodes and ran with each of these.
+        (["soak", "--minutes", "-1"], "--minutes", "zero or more"),
+        (["soak", "--seconds", "nan"], "--seconds", "finite number of seconds"),
+        (["soak", "--tables", "0"], "--tables", "must be at least 1"),
+        (["soak", "--deals", "0"], "--deals", "must be at least 1"),
+        (["soak", "--fault-every", "0"], "--fault-every", "more than 0 seconds"),
+        (["soak", "--think-ms", "-1"], "--think-ms", "zero or more"),
+        (["soak", "--drain-seconds", "inf"], "--drain-seconds", "finite number of seconds"),
+        (["reports", "--limit", "0"], "--limit", "must be at least 1"),
     ],
 )
 def test_a_bad_value_is_a_usage_error_naming_its_flag(
