@@ -56,15 +56,19 @@ milliseconds = non_negative("milliseconds")  # a period, a think time
 
 def positive(unit: str) -> Callable[[str], float]:
     """A finite number of ``unit`` above zero."""
-    at_least_zero = non_negative(unit)
 
     def parse(text: str) -> float:
-        value = at_least_zero(text)
-        if value == 0:
-            raise argparse.ArgumentTypeError(f"must be more than 0 {unit}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number of {unit}, not {text!r}") from None
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(
+                f"must be a finite number of {unit} above zero, not {text}"
+            )
         return value
 
-    parse.__name__ = f"positive_{at_least_zero.__name__}"
+    parse.__name__ = f"positive_{unit.replace(' ', '_')}"
     return parse
 
 

@@ -6,7 +6,9 @@ call), so its figures mislead. A timer on the process's own CPU time
 (``ITIMER_PROF``) with a Python signal handler reads the interrupted frame from
 inside the process instead. Python runs the handler at the next bytecode of the
 main thread, so time spent in C is charged to the Python line that called it,
-and only the main thread's stack is seen.
+and only the main thread's stack is seen: the timer counts the whole process's
+CPU, so another thread's (a database driver's, say) is charged to wherever the
+main thread was, often its wait in ``select``.
 
 ``Sampler`` writes Brendan Gregg's folded format (``root;...;leaf count``, one
 stack a line; each frame ``function (path:line)``), which flame-graph tools

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import statistics
@@ -112,9 +113,10 @@ async def _next_deal(table: _Table) -> float:
     return time.perf_counter() - started
 
 
-async def one_run(tables: int, actions: int, seed: int, stages: Stages) -> float:
-    """Seconds of ``transact`` per action over ``actions`` actions, the deals' ends and
-    starts included (a new table's set-up is not, in the total or in ``stages``)."""
+async def one_run(tables: int, actions: int, seed: int, stages: Stages) -> tuple[float, int]:
+    """Seconds of ``transact`` over at least ``actions`` actions (a pass over the tables is
+    finished) and how many were done, the deals' ends and starts included (a new table's
+    set-up is not, in the total or in ``stages``)."""
     services = TableServices.alone(Settings(), memory.MemoryStore())
     rng = random.Random(seed)
     playing = [await _new_table(services, i) for i in range(tables)]
@@ -140,7 +142,20 @@ async def one_run(tables: int, actions: int, seed: int, stages: Stages) -> float
             spent += time.perf_counter() - started
             done += 1
         await asyncio.sleep(0)  # the store's listeners hear the commits, as in a node
-    return spent / done
+    return spent, done
+
+
+@contextlib.contextmanager
+def node_collector() -> Iterator[None]:
+    """The collector as a node sets it (``gc_tuning.settle``) while this lasts, then as it
+    was: the bench also runs inside other processes (its tests)."""
+    threshold = gc.get_threshold()
+    gc_tuning.settle()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
 
 
 @contextlib.contextmanager
@@ -179,14 +194,15 @@ def _timer(label: str, original: Callable[..., Any], stages: Stages) -> Callable
 
 
 def measure(tables: int, actions: int, runs: int, seed: int) -> dict[str, Any]:
-    gc_tuning.settle()
     per_action: list[float] = []
     stage_runs: list[dict[str, float]] = []
-    for r in range(runs):
-        stages: Stages = defaultdict(float)
-        with timed_stages(stages):
-            per_action.append(asyncio.run(one_run(tables, actions, seed + r, stages)))
-        stage_runs.append({label: stages[label] / actions for label, _, _ in STAGES})
+    with node_collector():
+        for r in range(runs):
+            stages: Stages = defaultdict(float)
+            with timed_stages(stages):
+                spent, done = asyncio.run(one_run(tables, actions, seed + r, stages))
+            per_action.append(spent / done)
+            stage_runs.append({label: stages[label] / done for label, _, _ in STAGES})
     return {
         "tables": tables,
         "actions": actions,

@@ -198,7 +198,8 @@ class Leases:
             return []
         try:
             alive = await self.store.nodes_alive(sorted(set().union(*map(_seat_nodes, going))))
-            going = [r for r in going if _seat_nodes(r) <= alive]
+            # Seats may have changed during the round trip: asked again of each table.
+            going = [r for r in going if self._elsewhere(r) and _seat_nodes(r) <= alive]
             if going:
                 await self.store.release_leases([r.table_id for r in going], self.settings.node_id)
         except StoreError:

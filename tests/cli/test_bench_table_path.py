@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -30,6 +31,15 @@ def test_table_path_prints_the_time_per_action_and_each_stage(
     assert all(us > 0 for us in stages.values())  # every stage ran and was timed
     # Disjoint parts of the very transacts the total times, so less than it.
     assert sum(stages.values()) < result["us_per_action"]
+
+
+def test_the_collector_is_put_back_after_the_run() -> None:
+    """The bench sets the collector as a node does; the process it ran in (these tests')
+    gets its own settings back."""
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    assert main(["bench", "table-path", "--tables", "2", "--actions", "100", "--runs", "1"]) == 0
+    assert gc.get_threshold() == threshold
+    assert gc.get_freeze_count() == frozen
 
 
 def test_the_timed_stages_are_put_back_after_the_run() -> None:

@@ -69,9 +69,9 @@ def test_the_window_leaves_out_the_set_up_and_the_closing(tmp_path: Path) -> Non
         try:
             port = int(process.stdout.readline())
             window = Window([process], [port], seconds)
-            window.open()
-            process.stdin.write("go\n")
+            process.stdin.write("go\n")  # then the window opens, as in ``run_clients``
             process.stdin.flush()
+            window.open()
             (cpu_before, scraped_before), (cpu_after, scraped_after) = window.marks()
             assert process.stdout.readline().strip() == "closed"
             whole = cpu_seconds(process.pid)
@@ -83,8 +83,9 @@ def test_the_window_leaves_out_the_set_up_and_the_closing(tmp_path: Path) -> Non
     key = "tarot_actions_applied_total"
     opened_at = scraped_before[0][key] / 1000  # seconds after the word to go
     lasted = (scraped_after[0][key] - scraped_before[0][key]) / 1000
-    assert opened_at >= warm_up(seconds) - 0.05
-    assert seconds - 0.05 <= lasted <= seconds + 0.5
+    # Each end is read a little late on a loaded machine, never early.
+    assert opened_at >= warm_up(seconds) - 0.15
+    assert seconds - 0.15 <= lasted <= seconds + 0.5
 
 
 def test_a_window_that_cannot_read_a_server_says_so() -> None:
