@@ -13,7 +13,6 @@ import pytest
 from .conftest import NewPlayer
 from .player import Player
 from .test_chat import server
-from .test_layouts import box
 
 __all__ = ["server"]  # the fixture (guests write at once), used by name
 
@@ -49,11 +48,25 @@ async def chatting(player: Player) -> None:
     )
 
 
+# Every box read in one task: the table plays on (the AI's cards, a turn's controls in the
+# hand's area), and boxes read one await apart could come from two layouts (a hand read
+# after it grew, a chat read before the flow moved it down).
+BOXES = """(sels) => sels.map(sel => {
+    const r = document.querySelector(sel)?.getBoundingClientRect();
+    return r ? [r.left, r.top, r.right, r.bottom] : null; })"""
+
+
+async def boxes(player: Player, *selectors: str) -> list[list[float]]:
+    found = await player.page.evaluate(BOXES, list(selectors))
+    assert all(b is not None for b in found), (selectors, found)
+    return [list(b) for b in found]
+
+
 async def no_overlaps(player: Player) -> None:
-    chat = await box(player.page, "#chat")
-    for other in ("#info", ".board", "#hand"):
-        found = await box(player.page, other)
-        assert overlap(chat, found) == 0, f"the chat {chat} over {other} {found}"
+    others = ("#info", ".board", "#hand")
+    chat, *found = await boxes(player, "#chat", *others)
+    for other, other_box in zip(others, found, strict=True):
+        assert overlap(chat, other_box) == 0, f"the chat {chat} over {other} {other_box}"
 
 
 @pytest.mark.timeout(120)
@@ -63,7 +76,7 @@ async def test_at_1366x768_the_chat_is_in_the_side_column_over_nothing(
     player = await new_player(1366, 768)
     await chatting(player)
     await no_overlaps(player)
-    chat, info = await box(player.page, "#chat"), await box(player.page, "#info")
+    chat, info = await boxes(player, "#chat", "#info")
     assert abs(chat[0] - info[0]) <= 1 and abs(chat[2] - info[2]) <= 1  # the panel's column
     assert chat[3] <= 768  # in view, under the panel
     await player.screenshot(artifacts / "chat-layout-1366x768.png")
@@ -77,7 +90,7 @@ async def test_on_a_phone_the_chat_never_covers_the_hand(
     player = await new_player(390, 844)
     await chatting(player)
     await no_overlaps(player)
-    hand, chat = await box(player.page, "#hand"), await box(player.page, "#chat")
+    hand, chat = await boxes(player, "#hand", "#chat")
     assert chat[1] >= hand[3]  # under the hand, in the flow
     await player.screenshot(artifacts / "chat-layout-390x844.png")
     # Scrolled so that the hand is at the bottom of the screen: still nothing over it.
