@@ -34,44 +34,33 @@ def at_least(low: int) -> Callable[[str], int]:
 
 def non_negative(unit: str) -> Callable[[str], float]:
     """A finite number of ``unit``, zero or more (NaN and infinity are refused)."""
+    return _finite(unit, above_zero=False)
+
+
+def positive(unit: str) -> Callable[[str], float]:
+    """A finite number of ``unit`` above zero."""
+    return _finite(unit, above_zero=True)
+
+
+def _finite(unit: str, above_zero: bool) -> Callable[[str], float]:
+    bound = " above zero" if above_zero else ", zero or more"
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"must be a number of {unit}, not {text!r}") from None
-        if not 0 <= value < float("inf"):
-            raise argparse.ArgumentTypeError(
-                f"must be a finite number of {unit}, zero or more, not {text}"
-            )
+        if not (0 < value if above_zero else 0 <= value) or value == float("inf"):
+            message = f"must be a finite number of {unit}{bound}, not {text}"
+            raise argparse.ArgumentTypeError(message)
         return value
 
-    parse.__name__ = unit.replace(" ", "_")
+    parse.__name__ = ("positive_" if above_zero else "") + unit.replace(" ", "_")
     return parse
 
 
 seconds = non_negative("seconds")  # a duration
 milliseconds = non_negative("milliseconds")  # a period, a think time
-
-
-def positive(unit: str) -> Callable[[str], float]:
-    """A finite number of ``unit`` above zero."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a number of {unit}, not {text!r}") from None
-        if not 0 < value < float("inf"):
-            raise argparse.ArgumentTypeError(
-                f"must be a finite number of {unit} above zero, not {text}"
-            )
-        return value
-
-    parse.__name__ = f"positive_{unit.replace(' ', '_')}"
-    return parse
-
-
 positive_seconds = positive("seconds")  # a measured window, a period between faults
 
 

@@ -3,12 +3,12 @@
 MODULE runs as ``__main__`` (as ``python -m MODULE ARGS...`` would) while the
 sampler counts its stacks; OUT, a folded profile (``cli.bench.sampler``), is
 rewritten every 2 seconds so that a process killed outright still leaves recent
-figures, and once more at exit.
+figures, and once more when the module returns or exits (``sys.exit`` and
+SIGTERM, turned into an exit, come back through ``run_module``).
 """
 
 from __future__ import annotations
 
-import atexit
 import runpy
 import signal
 import sys
@@ -28,20 +28,19 @@ def main(argv: list[str]) -> int:
     out, module, *args = argv
     launcher = {runpy.run_module.__code__.co_filename, main.__code__.co_filename}
     sampler = Sampler(hidden_roots=launcher)
-    written = threading.Event()
-    atexit.register(sampler.write, out)
+    stop_writing = threading.Event()
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         # SIGTERM's default ends the process at once; as an exception, the last write
         # below still runs (a module that handles SIGTERM itself replaces this).
         signal.signal(signal.SIGTERM, exit_on_term)
-    threading.Thread(target=keep_writing, args=(sampler, out, written), daemon=True).start()
+    threading.Thread(target=keep_writing, args=(sampler, out, stop_writing), daemon=True).start()
     sys.argv = [module, *args]
     sampler.start()
     try:
         runpy.run_module(module, run_name="__main__", alter_sys=True)
     finally:
         sampler.stop()
-        written.set()
+        stop_writing.set()
         sampler.write(out)
     return 0
 

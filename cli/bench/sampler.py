@@ -31,6 +31,8 @@ from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
 
+from cli.argtypes import at_least
+
 ROOT = str(Path(__file__).resolve().parents[2])
 PYTHON_LIB = re.compile(r"/lib/python3\.\d+/")
 FRAME_LINE = re.compile(r"^(.*) \((.*):\d+\)$")
@@ -170,10 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m cli.bench.sampler", description="the top functions of a folded profile"
     )
     parser.add_argument("file", type=Path, help="a folded profile (tarot bench server --profile)")
-    parser.add_argument("--top", type=int, default=20, help="rows in each table (default 20)")
+    parser.add_argument(
+        "--top", type=at_least(1), default=20, help="rows in each table (default 20)"
+    )
     args = parser.parse_args(argv)
-    if args.top < 1:
-        parser.error("--top must be at least 1")
     try:
         text = args.file.read_text()
         report = summary(text, args.top)
