@@ -21,7 +21,14 @@ from protocol import models as m
 from protocol.errors import error_code
 from protocol.frames import wire_event
 from server.clock import now_ms
-from server.table.chat_rules import ChatPolicy, Sender, SenderLimits, said, shown_to
+from server.table.chat_rules import (
+    SELECTIVE_KINDS,
+    ChatPolicy,
+    Sender,
+    SenderLimits,
+    said,
+    shown_to,
+)
 from server.table.data import StoredEvent
 from server.table.refusals import AccountRefused, TableRefused
 from server.table.stored_events import name_of
@@ -62,6 +69,8 @@ class Social:
 
     def shows(self, event: StoredEvent) -> bool:
         """Whether the connection is shown ``event`` (every kind but the chat's: yes)."""
+        if name_of(event.event) not in SELECTIVE_KINDS:
+            return True  # most events: asked of every follower, so asked first (issue 28)
         conn = self.conn
         signing = conn.signing
         return shown_to(event.event, conn.seat, conn.version, signing.muted, signing.hidden)

@@ -168,6 +168,11 @@ def said(
     return change
 
 
+# The kinds some followers are not shown (``shown_to``); every other event reaches all those
+# its audience names, which lets a follower skip the rest of the question (``Social.shows``).
+SELECTIVE_KINDS = m.V2_EVENT_KINDS
+
+
 def shown_to(
     event: dict[str, Any],
     seat: int | None,
@@ -178,7 +183,7 @@ def shown_to(
     """Whether a follower (its seat, its protocol version, the names it muted, the accounts
     it blocked or that blocked it) is shown this event of its table; other kinds: True."""
     kind = name_of(event)  # a stored event's name: its wire kind for the kinds of chat
-    if kind not in m.V2_EVENT_KINDS:
+    if kind not in SELECTIVE_KINDS:
         return True
     if version < 2:
         return False

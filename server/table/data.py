@@ -298,15 +298,21 @@ def _entry_of_wire(stored: dict[str, Any]) -> Any:
 
 
 D = TypeVar("D", bound=BaseModel)
-_setattr = object.__setattr__  # a frozen model's own ``__setattr__`` refuses
+# A frozen model's own ``__setattr__`` refuses; its slots' and ``__dict__``'s descriptors set
+# them straight, without ``object.__setattr__``'s look-up of each name (a quarter less a copy).
+_set_dict = vars(BaseModel)["__dict__"].__set__
+_set_extra = vars(BaseModel)["__pydantic_extra__"].__set__
+_set_fields_set = vars(BaseModel)["__pydantic_fields_set__"].__set__
+_set_private = vars(BaseModel)["__pydantic_private__"].__set__
 
 
 def replaced(data: D, update: dict[str, Any]) -> D:
     """``data.model_copy(update=update)`` without ``copy.copy``'s dispatch on each part
-    (pydantic 2.14: 3.6 µs against 7.7 for a table's data); it checks nothing either."""
-    new = type(data).__new__(type(data))
-    _setattr(new, "__dict__", {**data.__dict__, **update})
-    _setattr(new, "__pydantic_extra__", data.__pydantic_extra__)
-    _setattr(new, "__pydantic_fields_set__", data.__pydantic_fields_set__ | update.keys())
-    _setattr(new, "__pydantic_private__", data.__pydantic_private__)
+    (pydantic 2.14, a table's data: 1.1 µs against 2.1, measured side by side); it checks
+    nothing either."""
+    new = object.__new__(type(data))
+    _set_dict(new, {**data.__dict__, **update})
+    _set_extra(new, data.__pydantic_extra__)
+    _set_fields_set(new, data.__pydantic_fields_set__ | update.keys())
+    _set_private(new, data.__pydantic_private__)
     return new
