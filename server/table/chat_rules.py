@@ -12,7 +12,7 @@ The rules (docs/PROTOCOL.md, section 17):
 - Spectators talk among themselves: said during a deal, their message is shown
   to spectators only (``spectators_only``); between deals, to everyone.
 - A guest reads but may write only after ``guest_deals`` played deals at the
-  table (a seat's); an account writes at once. Links are refused.
+  table (a seat's); an account writes at once. Links are refused (``chat_links.py``).
 - Each sender (``SenderLimits``): at most ``per_window`` messages in
   ``window_ms``; a message that repeats one of its last two is refused.
 
@@ -23,7 +23,6 @@ a seat, never from a name it muted or an account blocked either way.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ import engine
 from protocol import models as m
 
 from . import transitions as tr
+from .chat_links import has_link
 from .data import TableData
 from .refusals import TableRefused
 from .stored_events import name_of, table_event
@@ -46,32 +46,6 @@ __all__ = [
     "said",
     "shown_to",
 ]
-
-# A scheme, "www.", or a dotted host with a common top-level domain; "[.]", "(dot)" and
-# " dot " are read as a dot (the usual dodges), and after "www" spaces around a dot too
-# (not elsewhere: "well. It was fun" is no host).
-_DODGES = r"\s*\[\.\]\s*|\s*\(dot\)\s*|\s+dot\s+"
-_DOT = rf"(?:\.|{_DODGES})"
-_LOOSE_DOT = rf"(?:\s*\.\s*|{_DODGES})"
-_TLDS = (
-    "com|net|org|info|biz|io|gg|ly|me|co|xyz|ru|de|fr|nl|be|eu|uk|tv|app|dev|link|site"
-    "|online|shop|top|club|live|cc|to|us|ch|it|es|pl|tk|ml|ga|cf|gq|su|cn"
-)
-_LINK = re.compile(
-    rf"(?:[a-z][a-z0-9+.-]*://|\bwww{_LOOSE_DOT}|\b[a-z0-9-]+{_DOT}(?:{_TLDS})\b)",
-    re.IGNORECASE,
-)
-
-
-def has_link(text: str) -> bool:
-    """A URL, or a host name, in ``text``.
-
-    >>> has_link("see tarot.example.com/x"), has_link("www . evil . ru"), has_link("a[.]io")
-    (True, True, True)
-    >>> has_link("well played. It was fun"), has_link("3.5 points"), has_link("oops...")
-    (False, False, False)
-    """
-    return _LINK.search(text) is not None
 
 
 def chat_refused(reason: str, message: str) -> TableRefused:

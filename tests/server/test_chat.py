@@ -70,6 +70,21 @@ async def test_free_text_is_said_before_the_start_and_links_are_refused(node: Ap
         assert (error["code"], error["reason"]) == ("chat_refused", "link"), text
 
 
+async def test_links_spelled_with_idna_dots_dot_dodges_or_addresses_are_refused(
+    node: App,
+) -> None:
+    anna = await player(node, "Anna")
+    await table_of(anna, start=False)
+    links = ["example\u3002com", "example\uff61com", "example\uff0ecom", "example(.)com"]
+    links += ["example{dot}com", "example[dot]com", "1.2.3.4/x", "example . com"]
+    for text in links:
+        error = await refused(anna, {"type": "chat", "text": text})
+        assert (error["code"], error["reason"]) == ("chat_refused", "link"), text
+    for text in ("well done. next time", "3.5 points"):
+        await done(anna, {"type": "chat", "text": text})
+    assert [e["text"] for e in events_of(anna, "chat")] == ["well done. next time", "3.5 points"]
+
+
 @pytest.mark.parametrize(
     ("text", "code"),
     [
