@@ -124,7 +124,7 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "unknown_player": "mute, block: no player (block: no account) of that name",
     "no_such_message": "report: no chat message of that number at this connection's table",
     "not_finished": "rematch: the table is not over yet",
-    "rematch_closed": "rematch: the offer timed out (``rematch_seconds``) before this answer",
+    "rematch_closed": "rematch: the offer closed (timed out, or all answered) or the seat accepted",
     "maintenance": "the operator announced a maintenance (sent to every connection); no new tables",
     "banned": "the operator banned this player name for a time: no seat under it",
     "internal": "an unexpected server error; nothing changed",

@@ -9,6 +9,15 @@ seat that accepts takes the same seat at the new table; once every human seat
 has answered, the new table starts and the AI takes the seats of whoever
 declined (``start``). Until then, any player seated there may ``start`` it.
 
+An accept is final (the seat sits at the new table: ``leave`` is how to quit
+it); a decline may still become an accept while a human seat has not answered.
+Once every human seat has answered, or the offer timed out, it is closed: any
+answer is refused (``rematch_closed``) and changes nothing. The new table may
+also have started under a player's ``start``, which the old table cannot see:
+an accept takes its seat there first (``seat_at_new_table``, refused once that
+table started) and is written to the old table only after, so the old table
+never says a seat accepted that is not at the new table.
+
 The offer does not wait for ever: the first answer sets its deadline
 (``rematch_seconds`` after it, a server setting). When it passes with a human
 seat still silent, the offer closes (``expire``): the silent seats are named
@@ -27,6 +36,7 @@ import engine
 from . import transitions as tr
 from .data import RematchData, TableData
 from .refusals import TableRefused
+from .seating import JoinRequest, join
 from .stored_events import StoredBody, table_event
 
 
@@ -46,6 +56,33 @@ def humans(data: TableData) -> list[int]:
     return [i for i, s in enumerate(data.seats) if s.occupant == "human"]
 
 
+def check_answer(data: TableData, seat: int) -> None:
+    """May seat ``seat`` answer now: the table is over, the offer open, its answer not an
+    accept already."""
+    check_finished(data, seat)
+    offer = data.rematch
+    if offer is None:
+        return
+    if offer.timed_out:
+        raise TableRefused("rematch_closed", "the rematch offer closed: nobody waits any more")
+    if is_complete(data):
+        raise TableRefused(
+            "rematch_closed",
+            f"the rematch offer closed: every player answered (the new table is {offer.table_id})",
+        )
+    if offer.answers[seat] is True:
+        raise TableRefused(
+            "rematch_closed",
+            f"seat {seat} accepted the rematch already: its seat is at table {offer.table_id}",
+        )
+
+
+def is_complete(data: TableData) -> bool:
+    """Every human seat answered the offer."""
+    offer = data.rematch
+    return offer is not None and all(offer.answers[i] is not None for i in humans(data))
+
+
 def answer(
     data: TableData,
     state: engine.Deal | None,
@@ -55,11 +92,11 @@ def answer(
     deadline_ms: int | None = None,
 ) -> tr.Change:
     """Seat ``seat`` answers the rematch; the first answer names ``new_table_id`` and
-    when the offer closes (``deadline_ms``)."""
-    check_finished(data, seat)
-    if data.rematch is not None and data.rematch.timed_out:
-        raise TableRefused("rematch_closed", "the rematch offer closed: nobody waits any more")
+    when the offer closes (``deadline_ms``). A decline said again changes nothing."""
+    check_answer(data, seat)
     offer = data.rematch or RematchData(table_id=new_table_id, deadline_ms=deadline_ms)
+    if offer.answers[seat] is accept:
+        return tr.Change(data, state)
     answers = list(offer.answers)
     answers[seat] = accept
     offer = offer.model_copy(update={"answers": answers})
@@ -88,17 +125,14 @@ def starts(data: TableData) -> bool:
     offer = data.rematch
     if offer is None:
         return False
-    answered = all(offer.answers[i] is not None for i in humans(data))
-    return (answered or bool(offer.timed_out)) and any(a is True for a in offer.answers)
+    return (is_complete(data) or bool(offer.timed_out)) and any(a is True for a in offer.answers)
 
 
 def deadline(data: TableData) -> int | None:
     """When the open offer closes; None when none is open (not made, answered by every
     human seat, closed already, or stored before offers had a deadline)."""
     offer = data.rematch
-    if offer is None or offer.deadline_ms is None or offer.timed_out:
-        return None
-    if all(offer.answers[i] is not None for i in humans(data)):
+    if offer is None or offer.deadline_ms is None or offer.timed_out or is_complete(data):
         return None
     return offer.deadline_ms
 
@@ -117,3 +151,26 @@ def expire(data: TableData, state: engine.Deal | None, now_ms: int) -> tr.Change
     change.data = data.model_copy(update={"rematch": offer})
     change.emit(event_of(change.data))
     return change
+
+
+def seat_at_new_table(
+    data: TableData, state: engine.Deal | None, request: JoinRequest
+) -> tr.Change:
+    """An accepting seat takes its seat at the rematch's table ``data``, which must wait
+    still: once a player there started it, the AI holds the seats not taken."""
+    if data.status != "waiting":
+        raise TableRefused(
+            "rematch_closed",
+            f"the rematch's table {data.table_id} started without seat {request.seat}",
+        )
+    return join(data, state, request)
+
+
+def unseat(
+    data: TableData, state: engine.Deal | None, seat: int, session: int, now_ms: int
+) -> tr.Change:
+    """Give back the seat ``seat_at_new_table`` took (session ``session``) when the old
+    table refused the answer after all; a table that started since keeps its player."""
+    if data.status != "waiting" or data.seats[seat].session != session:
+        return tr.Change(data, state)
+    return tr.leave(data, state, seat, now_ms, session)

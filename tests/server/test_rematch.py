@@ -25,6 +25,7 @@ from .social_wire import (
     node,
     player,
     refused,
+    settled,
     table_events,
     table_of,
 )
@@ -148,4 +149,58 @@ async def test_an_offer_not_answered_in_time_closes_and_the_ai_takes_the_silent_
     given = {e["seat"]["seat"]: e["seat"]["occupant"] for e in events_of(anna, "seat")}
     assert given[1] == "ai" and joined["seat"] == 0
     late = await refused(bob, {"type": "rematch"})
+    assert late["code"] == "rematch_closed"
+
+
+async def settled_rematch(client: WireClient) -> dict[str, Any]:
+    """The last ``rematch`` event of ``client``'s table, once every frame sent it so far came."""
+    await settled(client, "rematch-settled")
+    return events_of(client, "rematch")[-1]
+
+
+async def test_an_answer_after_the_new_table_started_is_refused_and_changes_nothing(
+    node: App,
+) -> None:
+    anna, bob, table_id = await finished_table(node)
+    await anna.request({"type": "rematch"}, "joined")
+    await done(bob, {"type": "rematch", "accept": False})  # the last answer: it starts
+    await next_event(anna, "deal_started")
+    before = await settled_rematch(bob)
+    assert (before["accepted"], before["declined"], before["started"]) == ([0], [1], True)
+    late = await refused(bob, {"type": "rematch", "accept": True})
+    assert late["code"] == "rematch_closed"
+    # The old table's record still says Bob declined: a refused answer changes nothing.
+    assert await settled_rematch(bob) == before
+    assert not [m for m in bob.received if m["type"] == "joined" and m["table_id"] != table_id]
+
+
+async def test_an_accept_once_the_new_table_was_started_there_changes_nothing(
+    node: App,
+) -> None:
+    """Anna starts the new table before the others answered (PROTOCOL.md allows it):
+    Bob's accept is refused, and the old table does not say he accepted."""
+    anna, bob, carl = [await player(node, n) for n in ("Anna", "Bob", "Carl")]
+    await table_of(anna, bob, carl)
+    await asyncio.gather(*(play_to_the_end(c, i) for i, c in enumerate((anna, bob, carl))))
+    await anna.request({"type": "rematch"}, "joined")
+    await done(anna, {"type": "start"})
+    before = await settled_rematch(carl)
+    late = await refused(bob, {"type": "rematch", "accept": True})
+    assert late["code"] == "rematch_closed"
+    assert await settled_rematch(carl) == before  # no "accepted": [0, 1] at the old table
+
+
+async def test_a_decline_may_become_an_accept_until_every_seat_answered(node: App) -> None:
+    anna, bob, carl = [await player(node, n) for n in ("Anna", "Bob", "Carl")]
+    await table_of(anna, bob, carl)
+    await asyncio.gather(*(play_to_the_end(c, i) for i, c in enumerate((anna, bob, carl))))
+    await anna.request({"type": "rematch"}, "joined")
+    await done(bob, {"type": "rematch", "accept": False})
+    joined = await bob.request({"type": "rematch", "accept": True}, "joined")
+    assert joined["seat"] == 1
+    offer = await settled_rematch(carl)
+    assert (offer["accepted"], offer["declined"], offer["started"]) == ([0, 1], [], False)
+    await done(carl, {"type": "rematch", "accept": False})
+    await next_event(bob, "deal_started")
+    late = await refused(carl, {"type": "rematch", "accept": True})
     assert late["code"] == "rematch_closed"

@@ -81,3 +81,26 @@ def test_an_offer_stored_before_deadlines_never_closes() -> None:
     data = rematch.answer(over("Anna", "Bob"), None, 0, True, "new").data
     assert rematch.deadline(data) is None
     assert not rematch.expire(data, None, CLOSES * 10).events
+
+
+def test_once_every_human_answered_the_offer_is_closed_to_every_answer() -> None:
+    data = rematch.answer(over("Anna", "Bob"), None, 0, True, "new", CLOSES).data
+    data = rematch.answer(data, None, 1, False, "new", CLOSES).data
+    for seat, accept in ((1, True), (1, False), (0, False)):
+        with pytest.raises(TableRefused) as refused:
+            rematch.answer(data, None, seat, accept, "new", CLOSES)
+        assert refused.value.code == "rematch_closed"
+
+
+def test_an_accept_is_final_and_a_decline_may_become_an_accept_while_open() -> None:
+    data = rematch.answer(over("Anna", "Bob", "Carl"), None, 0, True, "new", CLOSES).data
+    with pytest.raises(TableRefused) as refused:
+        rematch.answer(data, None, 0, False, "new", CLOSES)
+    assert refused.value.code == "rematch_closed"
+    declined = rematch.answer(data, None, 1, False, "new", CLOSES).data
+    again = rematch.answer(declined, None, 1, False, "new", CLOSES)
+    assert again.data is declined and not again.events  # said again: nothing to tell
+    changed = rematch.answer(declined, None, 1, True, "new", CLOSES)
+    assert wired(changed.events[0][1]) == m.RematchEvent(
+        table_id="new", accepted=[0, 1], declined=[], started=False, timed_out=[]
+    )
