@@ -10,14 +10,19 @@ import argparse
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from websockets.exceptions import InvalidURI
 from websockets.uri import parse_uri
 
+from protocol import models as m
+from protocol.errors import BadName
+from protocol.models.base import WIRE_INT_MAX, TableId
+from protocol.names import PLAYER_NAME_MAX, clean_name
 from server.event_loop import LOOPS, missing
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An integer no smaller than ``low``."""
+def at_least(low: int, most: int | None = None) -> Callable[[str], int]:
+    """An integer no smaller than ``low`` (and no larger than ``most``, if given)."""
 
     def parse(text: str) -> int:
         try:
@@ -26,10 +31,50 @@ def at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if most is not None and value > most:
+            raise argparse.ArgumentTypeError(f"must be at most {most}, not {text[:30]}")
         return value
 
     parse.__name__ = f"at_least_{low}"
     return parse
+
+
+def bounds_of(model: type[BaseModel], field: str) -> tuple[int, int]:
+    """The least and the most a wire model allows in an integer field: a flag that ends up
+    in that field is checked by the protocol's own limits, not by a copy of them."""
+    found = {
+        k: getattr(c, k)
+        for c in model.model_fields[field].metadata
+        for k in ("ge", "le")
+        if hasattr(c, k)
+    }
+    return int(found["ge"]), int(found["le"])
+
+
+# An id or a count that reaches a database: at most what the protocol lets a client name
+# (an integer past SQLite's 64 bits was an OverflowError's traceback).
+stored_number = at_least(1, WIRE_INT_MAX)
+table_deals = at_least(*bounds_of(m.TableOptions, "deals"))  # the deals of a new table
+QUEUE_DEALS_MAX = bounds_of(m.Queue, "deals")[1]  # quick play's tables are shorter
+_TABLE_ID: TypeAdapter[str] = TypeAdapter(TableId)
+
+
+def player_name(text: str) -> str:
+    """A name shown at a table, by the server's rules (protocol/names.py), cleaned."""
+    try:
+        return clean_name(text, PLAYER_NAME_MAX)
+    except BadName as e:
+        raise argparse.ArgumentTypeError(f"not a player name: {e}") from None
+
+
+def table_id(text: str) -> str:
+    """A table's id as the server makes them: 1-64 letters, digits, ``_`` or ``-``."""
+    try:
+        return _TABLE_ID.validate_python(text)
+    except ValidationError:
+        raise argparse.ArgumentTypeError(
+            f"not a table id (1-64 letters, digits, _ or -): {text[:70]!r}"
+        ) from None
 
 
 def non_negative(unit: str) -> Callable[[str], float]:

@@ -20,7 +20,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .argtypes import at_least, websocket_url
+from .argtypes import QUEUE_DEALS_MAX, player_name, table_deals, table_id, websocket_url
 
 if TYPE_CHECKING:
     from clients.python import Bot, Client, TableState
@@ -40,6 +40,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--table",
+        type=table_id,
         required=True,
         help="the table's id, 'new' to create one, or 'queue' for quick play (a table of"
         " strangers by rating, AI after a wait)",
@@ -56,12 +57,18 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--name",
+        type=player_name,
         default="",
         help="the name shown at the table (default: the bot's, numbered if taken there)",
     )
     p.add_argument("--invite", help="the invite code of a private table")
     p.add_argument("--start", action="store_true", help="start the table (AI fills empty seats)")
-    p.add_argument("--deals", type=at_least(1), default=1, help="deals of a new table (default 1)")
+    p.add_argument(
+        "--deals",
+        type=table_deals,
+        default=1,
+        help=f"deals of a new table (default 1; at most {QUEUE_DEALS_MAX} with --table queue)",
+    )
     p.add_argument("--json", action="store_true", help="speak JSON instead of msgpack")
     p.set_defaults(run=run)
 
@@ -165,6 +172,9 @@ def say_retries() -> None:
 def run(args: argparse.Namespace) -> int:
     from clients.python import ClientError
 
+    if args.table == "queue" and args.deals > QUEUE_DEALS_MAX:
+        print(f"tarot bot: quick play plays at most {QUEUE_DEALS_MAX} deals", file=sys.stderr)
+        return 2
     try:
         bot = load_policy(args.policy)
     except ValueError as e:

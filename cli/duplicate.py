@@ -14,7 +14,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cli.argtypes import moment
+from cli.argtypes import moment, stored_number
 
 
 def add_parser(sub: Any) -> None:
@@ -34,7 +34,7 @@ def add_parser(sub: Any) -> None:
     listed.set_defaults(run=run_list)
     close = actions.add_parser("close", help="end an open event now and score it")
     close.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
-    close.add_argument("event_id", type=int)
+    close.add_argument("event_id", type=stored_number)
     close.set_defaults(run=run_close)
 
 

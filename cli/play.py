@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from .argtypes import at_least, seconds, websocket_url
+from .argtypes import QUEUE_DEALS_MAX, player_name, seconds, table_deals, table_id, websocket_url
 
 
 def add_parser(sub: Any) -> None:
@@ -27,11 +27,18 @@ def add_parser(sub: Any) -> None:
         type=websocket_url,
         help="WebSocket URL of a server (default: start a local one)",
     )
-    p.add_argument("--table", help="join this table instead of creating one")
-    p.add_argument("--watch", metavar="TABLE", help="follow this table as a spectator")
+    p.add_argument("--table", type=table_id, help="join this table instead of creating one")
+    p.add_argument(
+        "--watch", type=table_id, metavar="TABLE", help="follow this table as a spectator"
+    )
     p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: a free one)")
-    p.add_argument("--name", default="", help="your name at the table")
-    p.add_argument("--deals", type=at_least(1), default=1, help="deals of a new table (default 1)")
+    p.add_argument("--name", type=player_name, default="", help="your name at the table")
+    p.add_argument(
+        "--deals",
+        type=table_deals,
+        default=1,
+        help=f"deals of a new table (default 1; at most {QUEUE_DEALS_MAX} with --queue)",
+    )
     p.add_argument(
         "--ai",
         default="expert",
@@ -60,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.watch and (not args.server or args.table):
         print("tarot play: --watch needs --server, and no --table", file=sys.stderr)
+        return 2
+    if args.queue and args.deals > QUEUE_DEALS_MAX:
+        print(f"tarot play: --queue plays at most {QUEUE_DEALS_MAX} deals", file=sys.stderr)
         return 2
     app = TableApp(
         args.server,

@@ -17,7 +17,7 @@ import unicodedata
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from cli.argtypes import at_least, moment
+from cli.argtypes import moment, stored_number
 
 if TYPE_CHECKING:
     from server.history import StoredReport
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("reports", help="list the chat messages players reported (newest first)")
     p.add_argument("--db", help="database URL (TAROT_DB_URL; default: a SQLite file)")
-    p.add_argument("--limit", type=at_least(1), default=50, help="at most this many reports (50)")
+    p.add_argument("--limit", type=stored_number, default=50, help="at most this many reports (50)")
     p.add_argument("--since", type=moment, help="only reports made then or later (ISO date)")
     p.add_argument("--json", action="store_true", help="one JSON object per report and line")
     p.set_defaults(run=run)

@@ -28,11 +28,19 @@ TableId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-
 AiLevel = Literal["random", "basic", "expert", "strong"]
 PoigneeLevelName = Literal["simple", "double", "triple"]
 PhaseName = Literal["bidding", "discard", "chelem", "play", "done"]
+# The largest whole number every JSON implementation (JavaScript's doubles included) reads
+# exactly; far below the signed 64 bits of SQLite, PostgreSQL's bigint and Redis, where a
+# number a client sent past them overflowed the look-up (``internal``, not a typed error).
+WIRE_INT_MAX = 2**53 - 1
+# A number a request names something stored by: an id (from 1), or an index (from 0: a
+# deal's number at its table, the last event seen). Every such field uses one of these.
+StoredId = Annotated[int, Field(ge=1, le=WIRE_INT_MAX)]
+StoredIndex = Annotated[int, Field(ge=0, le=WIRE_INT_MAX)]
 # A client's name for one request, echoed as ``re`` in its answer: a short string, or an
-# integer that every JSON implementation (JavaScript's doubles included) reads exactly.
+# integer that every JSON implementation reads exactly.
 RequestId = (
     Annotated[str, Field(strict=True, min_length=1, max_length=64)]
-    | Annotated[int, Field(strict=True, ge=-(2**53 - 1), le=2**53 - 1)]
+    | Annotated[int, Field(strict=True, ge=-WIRE_INT_MAX, le=WIRE_INT_MAX)]
 )
 
 

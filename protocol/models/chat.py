@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from ..errors import BadName
 from ..names import PLAYER_NAME_MAX, clean_name
-from .base import Model
+from .base import Model, StoredId
 from .chat_events import ChatEvent, PresetCode, RatingChangeLine, RatingsEvent, RematchEvent
 from .envelope import Reply, Request
 
@@ -100,7 +100,7 @@ class Report(Request):
     """Report the chat message of event ``seq`` at this connection's table."""
 
     type: Literal["report"] = "report"
-    seq: int = Field(ge=1)
+    seq: StoredId
     reason: str = Field(default="", max_length=REPORT_REASON_MAX)
 
 

@@ -14,10 +14,10 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from .base import Model, Points, Seat, TableId, WithoutNulls
+from .base import Model, Points, Seat, StoredId, TableId, WithoutNulls
 from .envelope import Reply, Request
 
-EventId = int
+EventId = StoredId
 DealIndex = int
 
 
@@ -31,7 +31,7 @@ class DuplicateEnter(Request):
     """Enter an open event (signed in; once per account)."""
 
     type: Literal["duplicate_enter"] = "duplicate_enter"
-    event_id: EventId = Field(ge=1)
+    event_id: EventId
 
 
 class DuplicatePlay(Request):
@@ -44,7 +44,7 @@ class DuplicatePlay(Request):
     """
 
     type: Literal["duplicate_play"] = "duplicate_play"
-    event_id: EventId = Field(ge=1)
+    event_id: EventId
     table_id: TableId | None = None
 
 
@@ -53,9 +53,9 @@ class DuplicateShow(Request):
     deal (``deal``, from 0), or one entrant's results (``entry``)."""
 
     type: Literal["duplicate_show"] = "duplicate_show"
-    event_id: EventId = Field(ge=1)
+    event_id: EventId
     deal: DealIndex | None = Field(default=None, ge=0, le=63)
-    entry: int | None = Field(default=None, ge=1)
+    entry: StoredId | None = None
 
     @model_validator(mode="after")
     def _one_view(self) -> DuplicateShow:

@@ -11,6 +11,8 @@ from .actions import ActionModel
 from .base import (
     AiLevel,
     Seat,
+    StoredId,
+    StoredIndex,
     TableId,
 )
 from .chat import Block, Chat, Mute, Rematch, Report, Unmute
@@ -107,7 +109,7 @@ class Resume(Request):
     type: Literal["resume"] = "resume"
     token: str | None = Field(default=None, min_length=1, max_length=128)
     table_id: TableId | None = None
-    last_seq: int | None = Field(default=None, ge=0)
+    last_seq: StoredIndex | None = None
 
     @model_validator(mode="after")
     def _one_way(self) -> Resume:
@@ -141,7 +143,7 @@ class ReviewDeal(Request):
     """Review the deal just played at this connection's table (``deal_number``) by the AI."""
 
     type: Literal["review_deal"] = "review_deal"
-    deal_number: int = Field(ge=1)
+    deal_number: StoredId
 
 
 class ReviewStoredDeal(Request):
@@ -149,7 +151,7 @@ class ReviewStoredDeal(Request):
 
     type: Literal["review_stored_deal"] = "review_stored_deal"
     table_id: TableId
-    deal_number: int = Field(ge=0)  # the deal's index among those dealt at the table
+    deal_number: StoredIndex  # the deal's index among those dealt at the table
 
 
 class Ping(Request):

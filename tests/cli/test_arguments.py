@@ -73,6 +73,24 @@ from cli.main import main
         (["soak", "--think-ms", "-1"], "--think-ms", "zero or more"),
         (["soak", "--drain-seconds", "inf"], "--drain-seconds", "finite number of seconds"),
         (["reports", "--limit", "0"], "--limit", "must be at least 1"),
+        # Numbers past 64 bits reached SQLite: an OverflowError's traceback (defect 7).
+        (["reports", "--limit", "99999999999999999999"], "--limit", "must be at most"),
+        (["duplicate", "close", "9223372036854775808"], "event_id", "must be at most"),
+        (["duplicate", "close", "0"], "event_id", "must be at least 1"),
+        # Values the server refuses: a Textual crash dump with exit status 0 (tarot play)
+        # or a traceback (tarot bot) once connected (defect 11).
+        (["play", "--deals", "5000"], "--deals", "must be at most 1000, not 5000"),
+        (["play", "--name", "Eve\x1b[31m"], "--name", "a control character (U+001B)"),
+        (["play", "--name", "x" * 41], "--name", "at most 40"),
+        (["play", "--table", "../x"], "--table", "not a table id"),
+        (["play", "--watch", "a b"], "--watch", "not a table id"),
+        (["bot", "--table", "new", "--policy", "ai:random", "--deals", "5000"], "--deals", "1000"),
+        (["bot", "--table", "../x", "--policy", "ai:random"], "--table", "not a table id"),
+        (
+            ["bot", "--table", "new", "--policy", "ai:random", "--name", "a\x00b"],
+            "--name",
+            "a control character (U+0000)",
+        ),
     ],
 )
 def test_a_bad_value_is_a_usage_error_naming_its_flag(
@@ -107,3 +125,28 @@ def test_arena_pool_names_the_file_that_is_not_json(
     assert main(["arena-pool", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"tarot arena-pool: {path}: not JSON"), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--server", "ws://127.0.0.1:9/", "--queue", "casual", "--deals", "21"],
+        [
+            "bot",
+            "--server",
+            "ws://127.0.0.1:9/",
+            "--table",
+            "queue",
+            "--policy",
+            "ai:random",
+            "--deals",
+            "21",
+        ],
+    ],
+)
+def test_quick_play_with_more_deals_than_the_queue_allows_is_refused_before_connecting(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "at most 20 deals" in err and "Traceback" not in err, err
