@@ -53,6 +53,10 @@ class FinishedDeal:
     # (seat, account) of each account that left a rated quick-play seat during this deal:
     # the seat is stored with the AI that finished it, the leaver rated last (RATINGS.md).
     left: tuple[tuple[int, int], ...] = ()
+    # A duplicate event's deal: the event and the deal's index in it, stored with the deal
+    # (hidden while the event is open: duplicate_reads.check_record_visible). None else.
+    event_id: int | None = None
+    event_deal: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +136,8 @@ async def _store_one(conn: AsyncConnection, deal: FinishedDeal) -> bool:
         "sheet": deal.sheet,
         "started_at": deal.started_at,
         "finished_at": deal.finished_at,
+        "event_id": deal.event_id,
+        "event_deal": deal.event_deal,
     }
     statement = _insert(conn, deals).values(row).on_conflict_do_nothing()
     inserted = (await conn.execute(statement)).rowcount == 1

@@ -3,12 +3,14 @@
 The rules of issue 24, enforced here and nowhere later (docs/DUPLICATE.md):
 
 - nobody sees another's result on a deal before having played that deal
-  (``deal_results``, and ``check_record_visible`` for the stored deal itself);
+  (``deal_results``, and ``check_record_visible`` for the stored deal itself, which
+  names its event: ``deals.event_id``);
 - while the event is open an entrant sees their own results and their running
   standing (each deal against those who played it before them), nobody else's
   results (``entry_results``) and no standings (``event_standings``);
 - once the event closes everything shows to everyone, the marks and standings
-  once it is scored.
+  once it is scored; until then its stored deals show in no profile, list of a
+  player's deals or tables, or rating history (``deal_shown``).
 
 ``viewer`` is the asking account's id, None for someone not signed in. A refusal
 is ``ResultsHidden`` and names what would show it.
@@ -21,16 +23,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, case, exists, func, select
+from sqlalchemy import Select, and_, case, exists, func, or_, select, union
 from sqlalchemy.engine import Row
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.elements import ColumnElement
 
 from server.duplicate import FieldSummary, event_phase, running_standing
 
 from .duplicate_events import StoredEvent, event_of, now_or, utc
 from .errors import NoSuchEvent, NotEntered, ResultsHidden
 from .guard import reachable
-from .schema import accounts, duplicate_entries, duplicate_results
+from .schema import accounts, deals, duplicate_entries, duplicate_events, duplicate_results
 
 Viewer = int | None  # the asking account's id; None: not signed in
 
@@ -275,6 +278,17 @@ def _fields_before(entry_id: int) -> Select[Any]:
     )
 
 
+def deal_shown(now: datetime | None = None) -> ColumnElement[bool]:
+    """A condition on ``deals``: the row is no deal of an event still open (or to come).
+
+    What anyone may see of a stored deal's result (the API's profiles, a player's deals
+    and tables, rating changes): an open event shows its definition and nothing else.
+    """
+    e = duplicate_events.c
+    unclosed = select(e.id).where(e.closes_at > now_or(now))
+    return or_(deals.c.event_id.is_(None), deals.c.event_id.not_in(unclosed))
+
+
 async def check_record_visible(
     engine: AsyncEngine,
     table_id: str,
@@ -284,15 +298,20 @@ async def check_record_visible(
     now: datetime | None = None,
 ) -> None:
     """``ResultsHidden`` if the stored deal is a deal of an open event the viewer has not
-    played: its record would show the cards every entrant is still to play."""
-    r = duplicate_results.c
-    query = (
-        select(r.event_id, r.deal_index)
-        .where(r.table_id == table_id, r.deal_number == deal_number)
-        .distinct()
+    played: its record would show the cards every entrant is still to play.
+
+    The stored deal names its event (``deals.event_id``, written with it), so it is
+    hidden from the moment it is stored, whatever the node has recorded of its results
+    yet (in the background); its results name it too (a deal stored before 0010)."""
+    d, r = deals.c, duplicate_results.c
+    named = select(d.event_id, d.event_deal).where(
+        d.table_id == table_id, d.deal_number == deal_number, d.event_id.is_not(None)
+    )
+    recorded = select(r.event_id, r.deal_index).where(
+        r.table_id == table_id, r.deal_number == deal_number
     )
     async with reachable(), engine.connect() as conn:
-        for event_id, deal_index in (await conn.execute(query)).all():
+        for event_id, deal_index in (await conn.execute(union(named, recorded))).all():
             stored = await event_of(conn, event_id)
             if event_phase(stored.event, now_or(now)) != "closed":
                 await _check_played(conn, stored, deal_index, viewer)

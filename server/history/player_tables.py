@@ -3,16 +3,20 @@
 A table the player sat at is known from its stored deals (``seats``), so it is
 listed while it is still being played; its totals, and so the player's total
 and place, are known once the table has finished (``tables``, one row written
-when its last deal ends). One bounded page, newest first (by its last deal).
+when its last deal ends). One bounded page, newest first (by its last deal). A
+table of a duplicate event still open is not listed: its deals and totals are the
+event's results (``duplicate_reads.deal_shown``).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from .duplicate_reads import deal_shown
 from .guard import reachable
 from .queries import instant
 from .schema import deals, seats, tables
@@ -21,7 +25,7 @@ Json = dict[str, Any]
 
 
 async def player_tables(
-    engine: AsyncEngine, account_id: int, limit: int, offset: int
+    engine: AsyncEngine, account_id: int, limit: int, offset: int, *, now: datetime | None = None
 ) -> list[Json]:
     """The tables the account sat at, the one with the newest deal first."""
     sat = (
@@ -36,7 +40,7 @@ async def player_tables(
             deals,
             (deals.c.table_id == seats.c.table_id) & (deals.c.deal_number == seats.c.deal_number),
         )
-        .where(seats.c.account_id == account_id)
+        .where(seats.c.account_id == account_id, deal_shown(now))
         .group_by(seats.c.table_id)
         .subquery()
     )

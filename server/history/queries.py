@@ -5,7 +5,9 @@ Every list is one bounded page (``limit`` at most ``PAGE_MAX``, an ``offset``);
 a profile's statistics are those of the player's last ``STATS_DEALS`` deals, so
 that no request reads more than a bounded number of rows. Only finished deals
 are ever stored (``server/node/archive.py``), so nothing here can show a card that
-is still hidden at a table.
+is still hidden at a table; a deal of a duplicate event shows in none of them until
+the event closes (``duplicate_reads.deal_shown``: an open event shows its definition
+and nothing else, docs/API.md).
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import Select, Table, and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.elements import ColumnElement
 
 from .accounts import display_name
+from .duplicate_reads import deal_shown
 from .guard import reachable
 from .rating_model import PROVISIONAL_DEALS, START
 from .schema import accounts, deals, rating_changes, ratings, seats
@@ -81,8 +85,9 @@ async def leaderboard(engine: AsyncEngine, limit: int, offset: int) -> list[Json
     ]
 
 
-def _deals_of(account_id: int) -> Select[Any]:
-    """The account's stored deals, newest first, with its seat and its rating change."""
+def _deals_of(account_id: int, now: datetime | None) -> Select[Any]:
+    """The account's stored deals, newest first, with its seat and its rating change (none
+    of an event still open)."""
     change = and_(
         rating_changes.c.table_id == seats.c.table_id,
         rating_changes.c.deal_number == seats.c.deal_number,
@@ -106,9 +111,14 @@ def _deals_of(account_id: int) -> Select[Any]:
             (seats.c.table_id == deals.c.table_id) & (seats.c.deal_number == deals.c.deal_number),
         )
         .outerjoin(rating_changes, change)
-        .where(seats.c.account_id == account_id)
+        .where(seats.c.account_id == account_id, deal_shown(now))
         .order_by(deals.c.finished_at.desc(), deals.c.table_id.desc(), deals.c.deal_number.desc())
     )
+
+
+def _same_deal(table: Table) -> ColumnElement[bool]:
+    """``table``'s row is of that stored deal (its table id and deal number)."""
+    return and_(table.c.table_id == deals.c.table_id, table.c.deal_number == deals.c.deal_number)
 
 
 def _deal_line(row: Any) -> Json:
@@ -130,13 +140,18 @@ def _deal_line(row: Any) -> Json:
     return line
 
 
-async def player_deals(engine: AsyncEngine, account_id: int, limit: int, offset: int) -> list[Json]:
+async def player_deals(
+    engine: AsyncEngine, account_id: int, limit: int, offset: int, *, now: datetime | None = None
+) -> list[Json]:
+    query = _deals_of(account_id, now).limit(limit).offset(offset)
     async with reachable(), engine.connect() as conn:
-        rows = (await conn.execute(_deals_of(account_id).limit(limit).offset(offset))).all()
+        rows = (await conn.execute(query)).all()
     return [_deal_line(row) for row in rows]
 
 
-async def profile(engine: AsyncEngine, account_id: int) -> Json | None:
+async def profile(
+    engine: AsyncEngine, account_id: int, *, now: datetime | None = None
+) -> Json | None:
     """The account's name, rating, deals played and statistics, recent deals; None if no
     such account."""
     async with reachable(), engine.connect() as conn:
@@ -149,8 +164,8 @@ async def profile(engine: AsyncEngine, account_id: int) -> Json | None:
         ).one_or_none()
         if found is None:
             return None
-        rows = (await conn.execute(_deals_of(account_id).limit(STATS_DEALS))).all()
-        stored = await _count_deals(conn, account_id)
+        rows = (await conn.execute(_deals_of(account_id, now).limit(STATS_DEALS))).all()
+        stored = await _count_deals(conn, account_id, now)
     return {
         "id": found.id,
         "name": found.name,
@@ -161,8 +176,12 @@ async def profile(engine: AsyncEngine, account_id: int) -> Json | None:
     }
 
 
-async def _count_deals(conn: AsyncConnection, account_id: int) -> int:
-    query = select(func.count()).select_from(seats).where(seats.c.account_id == account_id)
+async def _count_deals(conn: AsyncConnection, account_id: int, now: datetime | None) -> int:
+    query = (
+        select(func.count())
+        .select_from(seats.join(deals, _same_deal(seats)))
+        .where(seats.c.account_id == account_id, deal_shown(now))
+    )
     return int((await conn.execute(query)).scalar_one())
 
 
@@ -199,12 +218,14 @@ def statistics(deals_seen: list[tuple[Json, int, Any]]) -> Json:
 
 
 async def rating_history(
-    engine: AsyncEngine, account_id: int, limit: int, offset: int
+    engine: AsyncEngine, account_id: int, limit: int, offset: int, *, now: datetime | None = None
 ) -> list[Json]:
-    """The account's rating after each rated deal, oldest first (a chart's points)."""
+    """The account's rating after each rated deal, oldest first (a chart's points); not
+    those of an event still open: a change says how the deal went."""
     query = (
         select(rating_changes)
-        .where(rating_changes.c.account_id == account_id)
+        .join(deals, _same_deal(rating_changes))
+        .where(rating_changes.c.account_id == account_id, deal_shown(now))
         .order_by(
             rating_changes.c.rated_at, rating_changes.c.table_id, rating_changes.c.deal_number
         )

@@ -139,7 +139,12 @@ class KeptReviews:
 
     async def check_shown(self, table_id: str, deal_number: int) -> None:
         """``ResultsHidden`` for a deal of a duplicate event not closed yet: its review
-        would show the cards every entrant is still to play."""
+        would show the cards every entrant is still to play; ``NotReviewable`` for a deal
+        not stored (yet). A node keeps the review of a deal just played at its table in
+        memory before the deal is stored, and only the stored deal says whether it is an
+        open event's: none is answered as a stored deal's before it is stored (asked first:
+        once stored, the deal names its event)."""
         from .duplicate_reads import check_record_visible
 
+        await reviewable_record(self.engine, table_id, deal_number)
         await check_record_visible(self.engine, table_id, deal_number, None)

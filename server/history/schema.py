@@ -14,7 +14,9 @@ migrated database matches it.
 - ``deals``: one row per (table, deal number): the ``tarot-record/1`` record,
   its score sheet, when it started and finished. A deal number counts every
   deal dealt at the table from 0, a cancelled one included (it is re-dealt
-  under the same number *of play*, but it is another deal).
+  under the same number *of play*, but it is another deal). A duplicate
+  event's deal names its event and its index there (``event_id``,
+  ``event_deal``; migration 0010).
 - ``seats``: who sat where in each deal: an account, a guest name or an AI level.
 - ``ratings``: each rated account's rating and its number of rated deals
   (docs/RATINGS.md); ``rating_changes``: what each deal did to each account's
@@ -112,6 +114,11 @@ deals = Table(
     Column("sheet", Document, nullable=False),
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=False),
+    # A duplicate event's deal: the event and the deal's index in it (migration 0010),
+    # stored with the deal, so that it is hidden while the event is open whatever the
+    # node has recorded of its results (duplicate_reads.check_record_visible). NULL else.
+    Column("event_id", Integer),
+    Column("event_deal", Integer),
     CheckConstraint("deal_number >= 0", name="ck_deals_deal_number"),
     Index("ix_deals_finished_at", "finished_at"),
 )

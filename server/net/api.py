@@ -181,10 +181,11 @@ async def deal(engine: AsyncEngine, parts: list[str], _query: Query) -> Json:
         raise bad_request(f"not a table id: {table_id[:80]!r}")
     if not NUMBER.match(number):
         raise bad_request(f"a deal number is a whole number from 0, not {number[:20]!r}")
-    await check_record_visible(engine, table_id, int(number), None)  # an open event's deal
     found = await queries.stored_deal(engine, table_id, int(number))
     if found is None:
         raise not_found(f"no finished deal {number} of table {table_id} is stored")
+    # An open event's deal; checked once it is read: a stored deal names its event.
+    await check_record_visible(engine, table_id, int(number), None)
     return found
 
 

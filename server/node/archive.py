@@ -36,6 +36,7 @@ from server.history import (
 )
 from server.queue.seats import CASUAL_TABLE, RATED_TABLE
 from server.table.data import SeatData, TableData
+from server.table.duplicate_deals import current_event_index
 
 from .duplicate_recorder import DuplicateRecorder
 
@@ -160,6 +161,8 @@ def finished_deal(data: TableData, state: engine.Deal) -> FinishedDeal:
         seats=tuple(occupant(s, data.options.ai_level) for s in data.seats),
         rated=may_rate(data),
         left=leavers(data),
+        event_id=data.duplicate.event_id if data.duplicate is not None else None,
+        event_deal=current_event_index(data),
     )
 
 

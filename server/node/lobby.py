@@ -105,7 +105,7 @@ class Lobby:
             return stored
         if not self._matches(runtime, query):
             return None
-        return runtime.summary()
+        return li.lobby_summary(runtime.data, runtime.summary())
 
     @staticmethod
     def _matches(runtime: TableRuntime, query: m.ListTables) -> bool:

@@ -96,9 +96,20 @@ def summary_changed(base: TableData | None, data: TableData) -> bool:
     return base is None or summary_key(base) != summary_key(data)
 
 
+def lobby_summary(data: TableData, summary: m.TableSummary | None = None) -> m.TableSummary:
+    """The table as the lobby lists it (``summary``: its summary, if made already). A
+    duplicate event's table shows no totals: they are the event's results, which show
+    to nobody but its players before the event closes (docs/DUPLICATE.md, "Who sees
+    what, when"); its players have them at the table."""
+    summary = data.summary() if summary is None else summary
+    if data.duplicate is None:
+        return summary
+    return summary.model_copy(update={"totals": list[m.Points]([0, 0, 0, 0])})
+
+
 def summary_json(data: TableData) -> str:
     """The table as the lobby shows it (no spectators: they are a node's own count)."""
-    return data.summary().model_dump_json()
+    return lobby_summary(data).model_dump_json()
 
 
 def member(data: TableData) -> str:

@@ -154,7 +154,7 @@ class MemoryStore:
         members = self._lists[listing]
         start = bisect.bisect_right(members, after) if after else 0
         page = members[start : start + limit]
-        return [(member, self._tables[li.table_of(member)].summary()) for member in page]
+        return [(member, li.lobby_summary(self._tables[li.table_of(member)])) for member in page]
 
     async def lobby_count(self, listing: str) -> int:
         return len(self._lists[listing])
