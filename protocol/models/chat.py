@@ -28,18 +28,29 @@ CHAT_TEXT_MAX = 140  # characters, once cleaned (protocol/names.py's rules)
 REPORT_REASON_MAX = 200
 
 
-def _clean_text(text: str) -> str:
-    """Chat text is shown like a name: no control, format or invisible character
-    (``bad_name``); at most ``CHAT_TEXT_MAX`` characters once cleaned, not empty."""
+def _shown_text(text: str, limit: int, what: str = "text") -> str:
+    """Free text others are shown (chat text, a report's reason, which an operator reads
+    in a terminal) is shown like a name: no control, format or invisible character
+    (``bad_name``); at most ``limit`` characters once cleaned."""
     try:
         cleaned = clean_name(text, len(text))
     except BadName as e:
-        raise PydanticCustomError("bad_name", str(e).replace("the name", "the text")) from None
+        raise PydanticCustomError("bad_name", str(e).replace("the name", f"the {what}")) from None
+    if len(cleaned) > limit:
+        raise ValueError(f"the {what} has {len(cleaned)} characters; at most {limit}")
+    return cleaned
+
+
+def _clean_text(text: str) -> str:
+    """Chat text: ``_shown_text``'s rules, at most ``CHAT_TEXT_MAX``, not empty."""
+    cleaned = _shown_text(text, CHAT_TEXT_MAX)
     if not cleaned:
         raise ValueError("the text is empty")
-    if len(cleaned) > CHAT_TEXT_MAX:
-        raise ValueError(f"the text has {len(cleaned)} characters; at most {CHAT_TEXT_MAX}")
     return cleaned
+
+
+def _clean_reason(text: str) -> str:
+    return _shown_text(text, REPORT_REASON_MAX, "reason")
 
 
 def _clean_target(text: str) -> str:
@@ -59,6 +70,7 @@ TargetName = Annotated[str, Field(max_length=PLAYER_NAME_MAX), AfterValidator(_c
 ChatText = Annotated[
     str, Field(min_length=1, max_length=4 * CHAT_TEXT_MAX), AfterValidator(_clean_text)
 ]
+ReportReason = Annotated[str, Field(max_length=REPORT_REASON_MAX), AfterValidator(_clean_reason)]
 
 
 class Chat(Request):
@@ -101,7 +113,7 @@ class Report(Request):
 
     type: Literal["report"] = "report"
     seq: StoredId
-    reason: str = Field(default="", max_length=REPORT_REASON_MAX)
+    reason: ReportReason = ""
 
 
 class Rematch(Request):

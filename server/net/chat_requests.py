@@ -26,6 +26,8 @@ from server.table.chat_rules import (
     ChatPolicy,
     Sender,
     SenderLimits,
+    SentChat,
+    reportable,
     said,
     shown_to,
 )
@@ -35,6 +37,7 @@ from server.table.stored_events import name_of
 
 from . import acks, rematch_requests
 from .requester import Requester
+from .signin import blocked_here
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
@@ -66,14 +69,21 @@ class Social:
         self.conn = conn
         self.policy = policy = policy_of(conn.node.settings)
         self.limits = SenderLimits(policy)
+        self.sent = SentChat()  # which chat messages it was shown: ``report`` asks
 
     def shows(self, event: StoredEvent) -> bool:
-        """Whether the connection is shown ``event`` (every kind but the chat's: yes)."""
-        if name_of(event.event) not in SELECTIVE_KINDS:
+        """Whether the connection is shown ``event`` (every kind but the chat's: yes). Asked
+        as the event is sent to it; a chat message's answer is remembered for ``report``."""
+        kind = name_of(event.event)
+        if kind not in SELECTIVE_KINDS:
             return True  # most events: asked of every follower, so asked first (issue 28)
         conn = self.conn
         signing = conn.signing
-        return shown_to(event.event, conn.seat, conn.version, signing.muted, signing.hidden)
+        shown = shown_to(event.event, conn.seat, conn.version, signing.muted, signing.hidden)
+        table = conn.table
+        if kind == "chat" and table is not None:
+            self.sent.sent(table.table_id, event.seq, shown)
+        return shown
 
 
 _SOCIAL: WeakKeyDictionary[Any, Social] = WeakKeyDictionary()
@@ -159,6 +169,7 @@ async def _block(conn: Requester, message: m.Block) -> None:
         raise AccountRefused("not_signed_in", "block: sign in first (blocks are kept)")
     blocked_id, name = await _asked(block(_history(conn), account_id, message.name))
     conn.signing.hidden.add(blocked_id)
+    blocked_here(conn.node, account_id, blocked_id)  # both accounts' connections on this node
     conn.send(m.Blocked(name=name, re=message.id))
 
 
@@ -189,7 +200,7 @@ async def _report(conn: Requester, message: m.Report) -> None:
     chats = [
         e
         for e in events or []
-        # One the connection may read (muted or blocked since: it is reported all the same).
+        # The context: those its seat and version may read, whatever it muted or blocked.
         if e.seq <= message.seq
         and name_of(e.event) == "chat"
         and shown_to(e.event, conn.seat, conn.version)
@@ -197,6 +208,16 @@ async def _report(conn: Requester, message: m.Report) -> None:
     if not chats or chats[-1].seq != message.seq:
         raise TableRefused(
             "no_such_message", f"no chat message numbered {message.seq} at this table"
+        )
+    signing = conn.signing
+    was_shown = social_of(conn).sent.was_shown(runtime.table_id, message.seq)
+    if not reportable(
+        chats[-1].event, conn.seat, conn.version, signing.muted, signing.hidden, was_shown
+    ):
+        raise TableRefused(
+            "no_such_message",
+            f"chat message {message.seq} was sent to you as hidden (muted or blocked):"
+            " only a message you were shown can be reported",
         )
     account = conn.signing.account
     report = ChatReport(

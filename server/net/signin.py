@@ -38,6 +38,26 @@ class MutedNames(set[str]):
 _SHARED_MUTES: WeakValueDictionary[tuple[str, int], MutedNames] = WeakValueDictionary()
 
 
+class HiddenAccounts(set[int]):
+    """The accounts an account blocked or was blocked by, one set shared by its
+    connections on a node."""
+
+
+# (node, account) -> the accounts hidden from it, while a connection of it is open on the
+# node: a block hides the two accounts from each other on their open connections here at
+# once (on other nodes, at their next sign-in).
+_SHARED_HIDDEN: WeakValueDictionary[tuple[str, int], HiddenAccounts] = WeakValueDictionary()
+
+
+def blocked_here(node: Node, blocker_id: int, blocked_id: int) -> None:
+    """``blocker_id`` blocked ``blocked_id``: neither's open connections on ``node`` are
+    shown the other's chat from now on."""
+    for one, other in ((blocker_id, blocked_id), (blocked_id, blocker_id)):
+        hidden = _SHARED_HIDDEN.get((node.settings.node_id, one))
+        if hidden is not None:
+            hidden.add(other)
+
+
 class Signing:
     """Who one connection is signed in as, and its session token."""
 
@@ -134,16 +154,24 @@ class Signing:
         return m.PasswordChanged(re=message.id)
 
     async def _hidden(self, account_id: int) -> set[int]:
-        """The account's blocks, either way; none read while the database is down."""
+        """The account's blocks, either way (shared with its other connections here);
+        none read while the database is down."""
         from server.history import DatabaseUnavailable, hidden_accounts
 
+        key = (self.node.settings.node_id, account_id)
+        shared = _SHARED_HIDDEN.get(key)
+        if shared is None:
+            shared = _SHARED_HIDDEN[key] = HiddenAccounts()
         archive = self.node.archive
         if archive is None or archive.engine is None:
-            return set()
+            return shared
         try:
-            return await hidden_accounts(archive.engine, account_id)
+            stored = await hidden_accounts(archive.engine, account_id)
         except DatabaseUnavailable:
-            return set()
+            return shared  # read again at the next sign-in
+        shared.clear()
+        shared |= stored
+        return shared
 
     async def _muted(self, account_id: int) -> set[str]:
         """The account's mutes (shared with its other connections here), read from the

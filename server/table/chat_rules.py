@@ -19,6 +19,13 @@ The rules (docs/PROTOCOL.md, section 17):
 ``shown_to`` decides, for one follower, whether a chat event is shown or sent
 as ``hidden``: never to a version 1 connection, never a spectators-only one to
 a seat, never from a name it muted or an account blocked either way.
+
+A follower may ``report`` only a message it was shown (``reportable``): its
+decision as of when the message was sent to it (``SentChat`` remembers it), so
+a mute or block made after a message was shown does not withdraw it (mute,
+then report, is the usual order), and one sent as ``hidden`` stays out of
+reach after an unmute. A message said before the follower followed the table
+was never sent to it: ``shown_to``'s decision now.
 """
 
 from __future__ import annotations
@@ -41,8 +48,10 @@ __all__ = [
     "ChatPolicy",
     "Sender",
     "SenderLimits",
+    "SentChat",
     "chat_refused",
     "has_link",
+    "reportable",
     "said",
     "shown_to",
 ]
@@ -169,3 +178,41 @@ def shown_to(
         return False
     account = event.get("account_id")
     return account is None or account not in hidden_accounts
+
+
+@dataclass(slots=True)
+class SentChat:
+    """Whether each chat message of one table was shown to a follower or sent as
+    ``hidden``: the last ``limit`` of them (a message older than those is reported, or
+    not, on ``shown_to``'s decision now)."""
+
+    limit: int = 500
+    table_id: str | None = None
+    shown: dict[int, bool] = field(default_factory=dict)
+
+    def sent(self, table_id: str, seq: int, shown: bool) -> None:
+        if table_id != self.table_id:
+            self.table_id = table_id
+            self.shown.clear()
+        self.shown[seq] = shown
+        if len(self.shown) > self.limit:
+            del self.shown[next(iter(self.shown))]
+
+    def was_shown(self, table_id: str, seq: int) -> bool | None:
+        """True or False if the message was sent to the follower; None if it was not."""
+        return self.shown.get(seq) if table_id == self.table_id else None
+
+
+def reportable(
+    event: dict[str, Any],
+    seat: int | None,
+    version: int,
+    muted: Collection[str] = (),
+    hidden_accounts: Collection[int] = (),
+    was_shown: bool | None = None,
+) -> bool:
+    """Whether a follower may report this chat event: it was shown it when it was sent
+    (``was_shown``: ``SentChat``'s word); never sent to it, if ``shown_to`` shows it now."""
+    if was_shown is not None:
+        return was_shown
+    return shown_to(event, seat, version, muted, hidden_accounts)

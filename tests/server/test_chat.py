@@ -232,6 +232,60 @@ async def test_a_report_is_kept_with_the_messages_before_it(node: App) -> None:
     assert "reason: insult" in listed and listed.index("one") < listed.index("rude words")
 
 
+async def test_a_message_sent_as_hidden_to_a_muter_or_a_blocker_cannot_be_reported(
+    node: App,
+) -> None:
+    anna, bob = await player(node, "Anna"), await player(node, "Bob")
+    await table_of(anna, bob, start=False)
+    await bob.request({"type": "mute", "name": "anna"}, "muted")
+    await done(anna, {"type": "chat", "text": "muted words"})
+    muted_seq = events_of(anna, "chat")[-1]["seq"]
+    await settled(bob, "muted")
+    error = await refused(bob, {"type": "report", "seq": muted_seq})
+    assert error["code"] == "no_such_message", error
+    # Shown, then muted: the mute does not withdraw it (mute, then report, is the usual order).
+    await bob.request({"type": "unmute", "name": "anna"}, "muted")
+    await done(anna, {"type": "chat", "text": "rude words"})
+    shown = await next_event(bob, "chat")
+    await bob.request({"type": "mute", "name": "anna"}, "muted")
+    await bob.request({"type": "report", "seq": shown["seq"]}, "reported")
+    await bob.request({"type": "unmute", "name": "anna"}, "muted")
+    await bob.request({"type": "block", "name": "anna"}, "blocked")
+    await done(anna, {"type": "chat", "text": "blocked words"})
+    await done(bob, {"type": "chat", "text": "back at you"})  # hidden from Anna: blocked
+    blocked_seqs = [e["seq"] for e in events_of(anna, "chat")[-1:]]
+    await settled(anna, "blocked")
+    error = await refused(bob, {"type": "report", "seq": blocked_seqs[0]})
+    assert error["code"] == "no_such_message", error
+    bobs = events_of(bob, "chat")[-1]
+    error = await refused(anna, {"type": "report", "seq": bobs["seq"]})
+    assert error["code"] == "no_such_message", error
+    archive = node.node.archive
+    assert archive is not None and archive.engine is not None
+    assert [r.report.seq for r in await stored_reports(archive.engine)] == [shown["seq"]]
+
+
+@pytest.mark.parametrize(
+    "reason",
+    ["bad\x1b]0;pwned\x07", "bad\x1b[2J", "evil\u202etxt", "line1\nline2", "bell\x07", "x" * 201],
+    ids=repr,
+)
+async def test_a_report_reason_follows_the_rules_of_chat_text(node: App, reason: str) -> None:
+    anna = await player(node, "Anna")
+    await table_of(anna, start=False)
+    await done(anna, {"type": "chat", "text": "hello there"})
+    seq = events_of(anna, "chat")[-1]["seq"]
+    error = await refused(anna, {"type": "report", "seq": seq, "reason": reason})
+    expected = "invalid_message" if len(reason) > 200 else "bad_name"
+    assert error["code"] == expected, error
+    archive = node.node.archive
+    assert archive is not None and archive.engine is not None
+    assert await stored_reports(archive.engine) == []
+    await anna.request({"type": "report", "seq": seq, "reason": "  rude\u3000 words "}, "reported")
+    [kept] = await stored_reports(archive.engine)
+    assert kept.report.reason == "rude words"  # cleaned as chat text is
+
+
 async def test_chat_is_replayed_on_resume(node: App) -> None:
     anna = await player(node, "Anna")
     await table_of(anna)

@@ -12,7 +12,9 @@ from server.table.chat_rules import (
     ChatPolicy,
     Sender,
     SenderLimits,
+    SentChat,
     has_link,
+    reportable,
     said,
     shown_to,
 )
@@ -224,3 +226,19 @@ def test_a_rematch_waits_for_every_human_then_starts_if_one_accepted() -> None:
     both_out = rematch.answer(rematch.answer(over, None, 0, False, "n").data, None, 1, False, "n")
     assert not rematch.starts(both_out.data)
     assert len(rematch.rematch_key("abc")) <= 64
+
+
+def test_a_message_is_reportable_as_it_was_sent_else_as_it_would_be_shown_now() -> None:
+    event = chat_event().event
+    sent = SentChat(limit=2)
+    sent.sent("t", 5, False)  # sent hidden: Anna was muted then
+    assert not reportable(event, 1, 2, was_shown=sent.was_shown("t", 5))
+    sent.sent("t", 6, True)
+    assert reportable(event, 1, 2, muted={"anna"}, was_shown=sent.was_shown("t", 6))  # muted since
+    assert sent.was_shown("other", 6) is None
+    assert not reportable(event, 1, 2, muted={"anna"})  # never sent: as shown now
+    assert not reportable(chat_event(spectators_only=True).event, 0, 2)
+    sent.sent("t", 7, True)
+    assert sent.was_shown("t", 5) is None and len(sent.shown) == 2  # the oldest forgotten
+    sent.sent("u", 1, True)
+    assert sent.was_shown("t", 7) is None  # another table: a new record
