@@ -206,9 +206,16 @@ class App:
         """The metrics listener answers /metrics and nothing else."""
         if request.path.split("?", 1)[0] != "/metrics" or http.is_websocket(request):
             return http.text(HTTPStatus.NOT_FOUND, "not found\n")
-        return self._metrics()
+        return http.method_refusal(request) or http.for_method(request, self._metrics())
 
     async def http(self, request: Request, ws: ServerConnection) -> Response:
+        """A plain HTTP request: GET or HEAD only (405 else)."""
+        refused = http.method_refusal(request)
+        if refused is not None:
+            return refused
+        return http.for_method(request, await self._http(request, ws))
+
+    async def _http(self, request: Request, ws: ServerConnection) -> Response:
         path = request.path.split("?", 1)[0]
         if path in health.HEALTH_PATHS:
             return await health.answer(path, self.node)

@@ -21,11 +21,11 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from sqlalchemy.ext.asyncio import AsyncEngine
 from websockets.http11 import Response
 
-from server.errors import ServerError
 from server.history import BadAccountName, HistoryError, check_record_visible, queries
 from server.history.player_tables import player_tables as tables_of
 
 from . import api_duplicate, http
+from .http import ApiError, bad_request, not_found
 
 OFFSET_MAX = 1_000_000
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -38,20 +38,6 @@ HISTORY_STATUS = {
     "no_such_event": HTTPStatus.NOT_FOUND,
     "not_entered": HTTPStatus.NOT_FOUND,
 }
-
-
-class ApiError(ServerError):
-    def __init__(self, status: HTTPStatus, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
-def not_found(message: str) -> ApiError:
-    return ApiError(HTTPStatus.NOT_FOUND, "not_found", message)
-
-
-def bad_request(message: str) -> ApiError:
-    return ApiError(HTTPStatus.BAD_REQUEST, "bad_request", message)
 
 
 def json_response(status: HTTPStatus, body: Json) -> Response:

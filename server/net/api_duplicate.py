@@ -10,19 +10,22 @@ entrant's results. Shapes are the protocol's (``EventInfo``, ``StandingInfo``,
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from protocol import models as m
-from server.history import NoSuchEvent, deal_results, entry_results, event_standings
+from server.history import deal_results, entry_results, event_standings
 from server.history.duplicate_listing import listed_event, listed_events
 from server.history.duplicate_rating import duplicate_ratings_board
 
 from .duplicate_requests import event_info, result_info
+from .http import bad_request
 
 Json = dict[str, Any]
 STANDINGS_MOST = 500
+DIGITS = re.compile(r"^[0-9]{1,9}$")
 
 
 class Paging(Protocol):
@@ -30,8 +33,10 @@ class Paging(Protocol):
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdigit() or len(text) > 9:
-        raise NoSuchEvent(f"{what} is a whole number, not {text[:20]!r}")
+    """A path's number: a malformed one is a bad request (400), as every route's is; one
+    the event has not is ``NoSuchEvent`` (404), from the history."""
+    if not DIGITS.match(text):
+        raise bad_request(f"{what} is a whole number from 0, not {text[:20]!r}")
     return int(text)
 
 
@@ -55,11 +60,11 @@ async def ratings(engine: AsyncEngine, _parts: list[str], query: Paging) -> Json
 async def standings(engine: AsyncEngine, parts: list[str], query: Paging) -> Json:
     """``/api/duplicate/{id}``: the event, and its standings once closed and scored."""
     event_id = _number(parts[0], "an event id")
+    limit, offset = query.page(STANDINGS_MOST)  # checked whether standings show or not
     listed = await listed_event(engine, event_id, None)
     info = event_info(listed)
     body: Json = {"event": info.model_dump(mode="json"), "standings": None, "next": None}
     if info.phase == "closed" and info.scored:
-        limit, offset = query.page(STANDINGS_MOST)
         found = await event_standings(engine, event_id, None, limit=limit + 1, offset=offset)
         body["standings"] = [
             m.StandingInfo(

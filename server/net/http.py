@@ -16,6 +16,8 @@ from pathlib import Path
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.errors import ServerError
+
 WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web"
 TYPES = {
     ".js": "text/javascript",
@@ -67,6 +69,22 @@ def response(status: HTTPStatus, body: bytes, content_type: str, cache: bool = F
     return Response(status.value, status.phrase, headers, body)
 
 
+class ApiError(ServerError):
+    """A JSON API request refused before it reads anything (docs/API.md, "Errors")."""
+
+    def __init__(self, status: HTTPStatus, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def not_found(message: str) -> ApiError:
+    return ApiError(HTTPStatus.NOT_FOUND, "not_found", message)
+
+
+def bad_request(message: str) -> ApiError:
+    return ApiError(HTTPStatus.BAD_REQUEST, "bad_request", message)
+
+
 def json_error(status: HTTPStatus, code: str, message: str) -> Response:
     """The JSON API's refusal (docs/API.md)."""
     body = json.dumps({"error": {"code": code, "message": message}}, separators=(",", ":"))
@@ -113,3 +131,31 @@ def static_file(path: str, files: dict[str, Path]) -> Response:
 
 def is_websocket(request: Request) -> bool:
     return "websocket" in request.headers.get("Upgrade", "").lower()
+
+
+READ_METHODS = ("GET", "HEAD")
+ALLOW = ", ".join(READ_METHODS)
+
+
+def method_refusal(request: Request) -> Response | None:
+    """405 for a method other than GET and HEAD: every page, probe and API path is read
+    only (docs/API.md, docs/DEPLOY.md). A request with a body never gets here: the
+    WebSocket library's parser refuses any ``Content-Length`` but 0, and a
+    ``Transfer-Encoding``, by closing the connection without an answer."""
+    if request.method in READ_METHODS:
+        return None
+    message = f"method {request.method[:20]} is not allowed here: {ALLOW} only"
+    if request.path.startswith("/api/"):
+        refused = json_error(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed", message)
+    else:
+        refused = text(HTTPStatus.METHOD_NOT_ALLOWED, message + "\n")
+    refused.headers["Allow"] = ALLOW
+    return refused
+
+
+def for_method(request: Request, answer: Response) -> Response:
+    """``answer`` as the request's method has it: to a HEAD, its headers alone (its
+    ``Content-Length`` still the body's, as HTTP says)."""
+    if request.method != "HEAD":
+        return answer
+    return Response(answer.status_code, answer.reason_phrase, answer.headers, b"")
