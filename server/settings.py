@@ -8,6 +8,10 @@ import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from pydantic import ValidationError
+
+from protocol.models import TableOptions
+from server.duplicate.definition import DEALS_MAX
 from server.errors import ServerError
 from server.event_loop import LOOPS, missing
 
@@ -34,6 +38,7 @@ _COUNTS = (
     "duplicate_daily_deals",
     "chat_per_window",
     "chat_guest_deals",
+    "chat_mutes_max",
 )
 TTL_HOURS = (1 / 60, 100_000)
 _DURATIONS_AND_RATES = (
@@ -78,10 +83,14 @@ class QueueSettings:
             if isinstance(value, int | float) and not 0 <= value < math.inf:
                 name = each.name
                 raise SettingsError(f"queue setting {name} must be a finite number >= 0")
+            most = _QUEUE_MOST.get(each.name.rsplit("_", 1)[-1])
+            if most is not None and isinstance(value, int | float) and value > most:
+                raise SettingsError(f"queue setting {each.name} must be at most {most:,}")
         if self.tick_seconds <= 0 or self.lease_ms < 1000 or self.ready_seconds <= 0:
             raise SettingsError("queue tick, ready check and lease must be positive (lease >= 1 s)")
-        if self.ai_level not in ("random", "basic", "expert", "strong"):
-            raise SettingsError(f"unknown AI level {self.ai_level!r}")
+        check_table_options(
+            "queue setting ", ai_level=self.ai_level, turn_seconds=self.turn_seconds
+        )
 
     @classmethod
     def parse(cls, text: str) -> QueueSettings:
@@ -97,6 +106,24 @@ class QueueSettings:
                 )
             values[name] = _queue_value(name, value.strip())
         return cls(**values)  # type: ignore[arg-type]
+
+
+# The most a queue duration may be, by its unit: past a week a wait means nothing, and
+# the deadlines and Redis expiries it makes grew past what msgpack and Redis take.
+_QUEUE_MOST = {"seconds": 7 * 24 * 3600, "hours": TTL_HOURS[1], "ms": 7 * 24 * 3600 * 1000}
+
+
+def check_table_options(prefix: str, **options: object) -> None:
+    """Options a node will give its tables, checked at start by the table model's own
+    limits (``TableOptions``; ``prefix`` + the option names the setting): a quick-play turn
+    clock of 5000 s was accepted, then refused at every match, and nobody was seated."""
+    try:
+        TableOptions.model_validate(options)
+    except ValidationError as e:
+        error = e.errors()[0]
+        name = ".".join(str(part) for part in error["loc"])
+        said = f"{error['msg'][0].lower()}{error['msg'][1:]}"
+        raise SettingsError(f"{prefix}{name}: {said}, not {error['input']!r}") from None
 
 
 def _queue_value(name: str, value: str) -> object:
@@ -152,6 +179,9 @@ class Settings:
     chat_per_window: int = 5
     chat_window_seconds: float = 10.0
     chat_guest_deals: int = 3
+    # The names one player (connection or account) may mute, and the accounts one may block:
+    # past them ``too_many_mutes`` / ``too_many_blocks`` (each ``muted`` answer lists all).
+    chat_mutes_max: int = 100
     # A rematch offer closes this long after its first answer (docs/DEPLOY.md, "Chat"): the
     # seats that did not answer are told, the AI takes them at the new table.
     rematch_seconds: float = 30.0
@@ -322,16 +352,15 @@ def split_list(text: str) -> tuple[str, ...]:
 
 def _check_features(settings: Settings) -> None:
     """Duplicate events' and the table chat's settings."""
-    if not 0 <= settings.duplicate_daily_deals <= 64:
-        raise SettingsError("duplicate_daily_deals must be 0-64 (0: no daily event)")
-    if settings.duplicate_ai_level not in ("random", "basic", "expert", "strong"):
-        raise SettingsError(
-            f"duplicate_ai_level is an AI level, not {settings.duplicate_ai_level!r}"
-        )
+    if not 0 <= settings.duplicate_daily_deals <= DEALS_MAX:
+        raise SettingsError(f"duplicate_daily_deals must be 0-{DEALS_MAX} (0: no daily event)")
+    check_table_options("duplicate_", ai_level=settings.duplicate_ai_level)
     if settings.chat_per_window < 1 or settings.chat_window_seconds <= 0:
         raise SettingsError("the chat's rate must be positive")
     if settings.chat_guest_deals < 0:
         raise SettingsError("chat_guest_deals cannot be negative")
+    if settings.chat_mutes_max < 1:
+        raise SettingsError("chat_mutes_max must be at least 1")
     if settings.rematch_seconds <= 0:
         raise SettingsError("rematch_seconds must be positive")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from cli.local_servers import RedisServer, free_port
+from server.settings import Settings, SettingsError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,6 +63,32 @@ def test_a_database_folder_that_is_a_file_is_named(tmp_path: Path) -> None:
 def test_bad_limits_are_refused(tmp_path: Path, flags: list[str], says: str) -> None:
     status, err = serve(tmp_path, *flags)
     assert status == 2 and says in one_line(err), err
+
+
+@pytest.mark.parametrize(
+    ("queue", "says"),
+    [
+        # Accepted at start, then TableOptions refused it at every match: play_now was
+        # internal and matched players searched for ever (the probe's defect 8).
+        ("turn_seconds=5000", "turn_seconds: input should be less than or equal to 3600"),
+        ("turn_seconds=0.0", "turn_seconds: input should be greater than 0"),
+        ("ai_level=godlike", "ai_level: input should be 'random', 'basic'"),
+        # Deadlines and expiries past what msgpack and Redis take.
+        ("ready_seconds=1e300", "ready_seconds must be at most 604,800"),
+        ("abandon_window_hours=1e12", "abandon_window_hours must be at most"),
+        ("lease_ms=99999999999999999999", "lease_ms must be at most"),
+    ],
+)
+def test_queue_settings_its_tables_would_refuse_are_refused_at_start(
+    tmp_path: Path, queue: str, says: str
+) -> None:
+    status, err = serve(tmp_path, "--queue", queue)
+    assert status == 2 and f"queue setting {says}" in one_line(err), err
+
+
+def test_the_duplicate_tables_ai_level_is_checked_by_the_tables_own_rule() -> None:
+    with pytest.raises(SettingsError, match="duplicate_ai_level: input should be 'random'"):
+        Settings(duplicate_ai_level="godlike")
 
 
 def test_a_taken_metrics_port_is_the_one_named(tmp_path: Path) -> None:
