@@ -30,6 +30,7 @@ SECURITY_SETTINGS = (
     "chat_per_window",
     "chat_window_seconds",
     "chat_guest_deals",
+    "chat_mutes_max",
     "rematch_seconds",
     "admin_port",
     "admin_host",
@@ -128,6 +129,11 @@ def add_parser(sub: Any) -> None:
         "--chat-guest-deals",
         type=int,
         help="deals a guest seat plays at a table before it may write (3; 0: at once)",
+    )
+    chat.add_argument(
+        "--chat-mutes-max",
+        type=int,
+        help="names a player may mute, and accounts it may block (100)",
     )
     chat.add_argument(
         "--rematch-seconds",

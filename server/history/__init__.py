@@ -17,6 +17,8 @@ from .accounts import Account, Accounts, SignedIn, display_name
 from .chat_safety import (
     ChatReport,
     StoredReport,
+    TooManyBlocks,
+    TooManyMutes,
     UnknownPlayer,
     block,
     blocked_pairs,
@@ -114,6 +116,8 @@ __all__ = [
     "StoredDeal",
     "StoredEvent",
     "StoredReport",
+    "TooManyBlocks",
+    "TooManyMutes",
     "UnknownPlayer",
     "WrongCredentials",
     "block",

@@ -36,7 +36,7 @@ from sqlalchemy import (
     or_,
     select,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .accounts import display_name
 from .deals import _insert
@@ -86,6 +86,18 @@ class UnknownPlayer(HistoryError):
     """``block``: no account of that name (or one's own)."""
 
     code = "unknown_player"
+
+
+class TooManyMutes(HistoryError):
+    """``mute``: the account muted as many names as it may."""
+
+    code = "too_many_mutes"
+
+
+class TooManyBlocks(HistoryError):
+    """``block``: the account blocked as many accounts as it may."""
+
+    code = "too_many_blocks"
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +150,12 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def block(engine: AsyncEngine, blocker_id: int, name: str) -> tuple[int, str]:
+async def block(
+    engine: AsyncEngine, blocker_id: int, name: str, limit: int | None = None
+) -> tuple[int, str]:
     """``blocker_id`` blocks the account named ``name`` (any case): its id and name.
-    ``UnknownPlayer`` if no account has the name, or it is the blocker's own."""
+    ``UnknownPlayer`` if no account has the name, or it is the blocker's own;
+    ``TooManyBlocks`` if the blocker has ``limit`` blocks already (one of them: no more)."""
     try:
         _, key = display_name(name)
     except BadAccountName:
@@ -153,9 +168,20 @@ async def block(engine: AsyncEngine, blocker_id: int, name: str) -> tuple[int, s
         ).first()
         if found is None or found.id == blocker_id:
             raise UnknownPlayer(f"no other account is named {name!r}")
+        if limit is not None:
+            await _room_for_block(conn, blocker_id, found.id, limit)
         row = {"blocker_id": blocker_id, "blocked_id": found.id, "blocked_at": _now()}
         await conn.execute(_insert(conn, blocks).values(row).on_conflict_do_nothing())
     return int(found.id), str(found.name)
+
+
+async def _room_for_block(
+    conn: AsyncConnection, blocker_id: int, blocked_id: int, limit: int
+) -> None:
+    query = select(blocks.c.blocked_id).where(blocks.c.blocker_id == blocker_id)
+    blocked = set((await conn.execute(query)).scalars())
+    if blocked_id not in blocked and len(blocked) >= limit:
+        raise TooManyBlocks(f"you have blocked {len(blocked)} accounts, the most allowed")
 
 
 async def hidden_accounts(engine: AsyncEngine, account_id: int) -> set[int]:
@@ -182,16 +208,32 @@ async def blocked_pairs(engine: AsyncEngine, account_ids: Iterable[int]) -> set[
     return {frozenset((r.blocker_id, r.blocked_id)) for r in rows}
 
 
-async def mute(engine: AsyncEngine, muter_id: int, names: Iterable[str]) -> None:
-    """``muter_id`` mutes ``names`` (case-folded here), kept until ``unmute``."""
-    rows = [
-        {"muter_id": muter_id, "name_key": key, "muted_at": _now()}
-        for key in sorted({n.casefold()[:NAME_KEY_MAX] for n in names})
-    ]
-    if not rows:
+async def mute(
+    engine: AsyncEngine,
+    muter_id: int,
+    names: Iterable[str],
+    limit: int | None = None,
+    *,
+    partial: bool = False,
+) -> None:
+    """``muter_id`` mutes ``names`` (case-folded here), kept until ``unmute``. With a
+    ``limit``, past it: ``TooManyMutes``, nothing kept; or (``partial``: the mutes a
+    guest connection carries into the account at sign-in) the first names that fit."""
+    keys = sorted({n.casefold()[:NAME_KEY_MAX] for n in names})
+    if not keys:
         return
     async with reachable(), engine.begin() as conn:
-        await conn.execute(_insert(conn, mutes).values(rows).on_conflict_do_nothing())
+        if limit is not None:
+            query = select(mutes.c.name_key).where(mutes.c.muter_id == muter_id)
+            kept = set((await conn.execute(query)).scalars())
+            new = [key for key in keys if key not in kept]
+            room = max(0, limit - len(kept))
+            if len(new) > room and not partial:
+                raise TooManyMutes(f"you have muted {len(kept)} names, the most allowed")
+            keys = new[:room]
+        rows = [{"muter_id": muter_id, "name_key": key, "muted_at": _now()} for key in keys]
+        if rows:
+            await conn.execute(_insert(conn, mutes).values(rows).on_conflict_do_nothing())
 
 
 async def unmute(engine: AsyncEngine, muter_id: int, name: str) -> None:

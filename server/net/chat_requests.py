@@ -27,6 +27,7 @@ from server.table.chat_rules import (
     Sender,
     SenderLimits,
     SentChat,
+    check_mute_room,
     reportable,
     said,
     shown_to,
@@ -58,6 +59,7 @@ def policy_of(settings: Settings) -> ChatPolicy:
         per_window=settings.chat_per_window,
         window_ms=int(settings.chat_window_seconds * 1000),
         guest_deals=settings.chat_guest_deals,
+        mutes_max=settings.chat_mutes_max,
     )
 
 
@@ -167,7 +169,8 @@ async def _block(conn: Requester, message: m.Block) -> None:
     account_id = conn.signing.account_id
     if account_id is None:
         raise AccountRefused("not_signed_in", "block: sign in first (blocks are kept)")
-    blocked_id, name = await _asked(block(_history(conn), account_id, message.name))
+    limit = social_of(conn).policy.mutes_max
+    blocked_id, name = await _asked(block(_history(conn), account_id, message.name, limit))
     conn.signing.hidden.add(blocked_id)
     blocked_here(conn.node, account_id, blocked_id)  # both accounts' connections on this node
     conn.send(m.Blocked(name=name, re=message.id))
@@ -178,10 +181,14 @@ async def _mute(conn: Requester, key: str, on: bool) -> set[str]:
     in the history and applied on every connection of the account; for a guest, on this
     connection while it lasts. The names muted now."""
     account_id, engine, muted = conn.signing.account_id, _engine(conn), conn.signing.muted
+    limit = social_of(conn).policy.mutes_max
+    if on:
+        check_mute_room(muted, key, social_of(conn).policy)
     if account_id is not None and engine is not None:
         from server.history import mute, unmute
 
-        await _asked(mute(engine, account_id, [key]) if on else unmute(engine, account_id, key))
+        work = mute(engine, account_id, [key], limit) if on else unmute(engine, account_id, key)
+        await _asked(work)
     if on:
         muted.add(key)
     else:

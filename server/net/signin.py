@@ -187,7 +187,8 @@ class Signing:
         if archive is None or archive.engine is None:
             return shared
         try:
-            await mute(archive.engine, account_id, self.muted)
+            limit = self.node.settings.chat_mutes_max
+            await mute(archive.engine, account_id, self.muted, limit, partial=True)
             stored = await muted_names(archive.engine, account_id)
         except DatabaseUnavailable:
             return shared  # read again at the next sign-in

@@ -50,6 +50,7 @@ __all__ = [
     "SenderLimits",
     "SentChat",
     "chat_refused",
+    "check_mute_room",
     "has_link",
     "reportable",
     "said",
@@ -61,6 +62,15 @@ def chat_refused(reason: str, message: str) -> TableRefused:
     return TableRefused("chat_refused", message, reason=reason)
 
 
+def check_mute_room(muted: Collection[str], key: str, policy: ChatPolicy) -> None:
+    """Refuse muting ``key`` past ``policy.mutes_max`` names (one muted already: fine)."""
+    if key not in muted and len(muted) >= policy.mutes_max:
+        raise TableRefused(
+            "too_many_mutes",
+            f"you have muted {len(muted)} names, the most allowed: unmute one first",
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class ChatPolicy:
     """The limits (server settings: docs/DEPLOY.md, "Chat")."""
@@ -68,6 +78,7 @@ class ChatPolicy:
     per_window: int = 5
     window_ms: int = 10_000
     guest_deals: int = 3  # played deals at the table after which a guest seat may write
+    mutes_max: int = 100  # names one player may mute (and accounts one may block)
     repeats: int = 2  # a message equal to one of the sender's last ``repeats`` is refused
 
 
