@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import logging
 import re
 from collections.abc import Callable, Collection
@@ -23,6 +24,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from protocol import models as m
+from protocol.errors import BadName
+from protocol.names import PLAYER_NAME_MAX, clean_name
 from server.node.node import Node
 from server.store import lobby_index as li
 from server.store.base import StoreError, unavailable
@@ -35,6 +38,14 @@ from .connection import Connection
 
 log = logging.getLogger("tarot.admin")
 MAX_BAN_SECONDS = 365 * 24 * 3600
+MAX_MESSAGE = 500  # an announcement's characters
+# The fields each action's body may have: a misspelt one ("adress") is refused, not ignored.
+FIELDS = {
+    "/admin/disconnect": {"player", "address"},
+    "/admin/bans": {"player", "address", "seconds"},
+    "/admin/unban": {"player", "address"},
+    "/admin/announce": {"message", "maintenance"},
+}
 TABLES_PAGE = 100  # tables a page of GET /admin/tables holds unless ?limit= says
 REPORTS_PAGE = 50  # reports a page of GET /admin/reports holds unless ?limit= says
 MAX_PAGE = 1000  # either page's ?limit= at most
@@ -93,6 +104,9 @@ class Admin:
         return None
 
     async def _act(self, path: str, body: dict[str, Any], closed: str | None) -> Answer | None:
+        unknown = sorted(set(body) - FIELDS.get(path, set(body)))
+        if unknown:
+            raise ValueError(f"unknown field {unknown[0][:40]!r} (known: {sorted(FIELDS[path])})")
         match path:
             case _ if closed:
                 return await self._close(closed)
@@ -103,7 +117,7 @@ class Admin:
             case "/admin/unban":
                 player, address = _who(body)
                 found = await self.node.moderation.unban(player=player, address=address)
-                self._done("unban", "unbanned %s", player or address)
+                self._done("unban", "unbanned %r", player or address)
                 return HTTPStatus.OK, {"unbanned": found}
             case "/admin/announce":
                 return HTTPStatus.OK, await self._announce(body)
@@ -169,7 +183,7 @@ class Admin:
         gone = disconnect(self.connections(), player, address, why)
         if why == "admin":
             self._done(
-                "disconnect", "disconnected %s (%d connections)", player or address, len(gone)
+                "disconnect", "disconnected %r (%d connections)", player or address, len(gone)
             )
         return len(gone)
 
@@ -178,18 +192,18 @@ class Admin:
         seconds = body.get("seconds")
         if isinstance(seconds, bool) or not isinstance(seconds, int | float):
             raise ValueError("seconds: how long the ban lasts, a number")
-        if not 0 < seconds <= MAX_BAN_SECONDS:
+        if not 1 <= seconds <= MAX_BAN_SECONDS:
             raise ValueError(f"seconds must be 1-{MAX_BAN_SECONDS}")
         until = await self.node.moderation.ban(player=player, address=address, seconds=seconds)
         closed = self._disconnect(player, address, "banned")
-        self._done("ban", "banned %s for %d s", player or address, seconds)
+        self._done("ban", "banned %r for %d s", player or address, seconds)
         return {"until": until, "disconnected": closed}
 
     async def _announce(self, body: dict[str, Any]) -> dict[str, Any]:
-        message = body.get("message")
-        if not isinstance(message, str) or not 0 < len(message) <= 500:
-            raise ValueError("message: the announcement, 1-500 characters")
+        message = _shown(body.get("message"), "message", MAX_MESSAGE)
         maintenance = body.get("maintenance", True)
+        if not isinstance(maintenance, bool):  # the string "false" was truthy: maintenance on
+            raise ValueError(f"maintenance: true or false, not {maintenance!r:.40}")
         await self.node.moderation.announce(message if maintenance else None)
         self.node.metrics.maintenance.set(1 if maintenance else 0)
         reached = announce(self.connections(), message)
@@ -253,12 +267,33 @@ def _number(query: Query, name: str, default: int) -> int:
 
 
 def _who(body: dict[str, Any]) -> tuple[str | None, str | None]:
+    """The player (a name by the players' own rules, as seated) and the address (an IP
+    address, in the form connections have) a body names; at least one."""
     player, address = body.get("player"), body.get("address")
-    if not (isinstance(player, str) and player) and not (isinstance(address, str) and address):
+    if player is None and address is None:
         raise ValueError("name a player or an address")
-    return (player if isinstance(player, str) and player else None), (
-        address if isinstance(address, str) and address else None
-    )
+    if player is not None:
+        player = _shown(player, "player", PLAYER_NAME_MAX)
+    if address is not None:
+        try:
+            address = str(ipaddress.ip_address(address if isinstance(address, str) else ""))
+        except ValueError:
+            raise ValueError(f"address: an IP address, not {address!r:.60}") from None
+    return player, address
+
+
+def _shown(text: object, what: str, most: int) -> str:
+    """A text an operator gives that players see and the log keeps: the names' rules (no
+    control or invisible character: protocol/names.py), 1 to ``most`` characters."""
+    if not isinstance(text, str):
+        raise ValueError(f"{what}: a text, not {text!r:.40}")
+    try:
+        cleaned = clean_name(text, most)
+    except BadName as e:
+        raise ValueError(f"{what}: {str(e).replace('the name', 'it')}") from None
+    if not cleaned:
+        raise ValueError(f"{what}: it is empty")
+    return cleaned
 
 
 def _is(connection: Connection, player: str | None, address: str | None) -> bool:

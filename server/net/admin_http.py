@@ -60,13 +60,13 @@ async def _read(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str],
         headers[name.strip().lower()] = value.strip()
         if len(headers) > 100:
             return None
-    length = int(headers.get("content-length", "0") or 0)
-    if not 0 <= length <= MAX_BODY:
+    length = headers.get("content-length", "0") or "0"
+    if not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY:  # "abc": a traceback
         return None
     body: Any = None
-    if length:
+    if int(length):
         try:
-            body = json.loads(await reader.readexactly(length))
-        except ValueError:
+            body = json.loads(await reader.readexactly(int(length)))
+        except (ValueError, RecursionError):  # RecursionError: 64 KiB of "[[[[..."
             return None
     return method, path, headers, body
