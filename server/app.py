@@ -168,8 +168,7 @@ class App:
         settings = self.node.settings
         if not access.is_origin_allowed(request.headers, settings.allowed_origins):
             return http.text(HTTPStatus.FORBIDDEN, "this page's origin may not connect here\n")
-        peer = str(ws.remote_address[0]) if ws.remote_address else ""
-        address = access.client_address(peer, request.headers, settings.trusted_proxies)
+        address = self.client_address(request, ws)
         banned = self.node.moderation.address_banned(address)
         if banned is not None:
             self.node.metrics.refused.labels(code="banned").inc()
@@ -233,8 +232,7 @@ class App:
             return http.json_error(
                 HTTPStatus.NOT_FOUND, "not_found", "this server keeps no history"
             )
-        peer = str(ws.remote_address[0]) if ws.remote_address else ""
-        address = access.client_address(peer, request.headers, self.node.settings.trusted_proxies)
+        address = self.client_address(request, ws)
         refused = self.api_limits.refusal(address)
         if refused is not None:
             code = "api_rate_limited" if refused.status_code == 429 else "api_busy"
@@ -254,11 +252,18 @@ class App:
         if settings.metrics_token is not None:
             given = request.headers.get("Authorization", "")
             return hmac.compare_digest(given.encode(), f"Bearer {settings.metrics_token}".encode())
-        peer = str(ws.remote_address[0]) if ws.remote_address else ""
+        # The client's address, not the peer's: behind a trusted local proxy (nginx on this
+        # machine) every remote client's request came from 127.0.0.1 and read the metrics.
         try:
-            return ipaddress.ip_address(peer).is_loopback
+            return ipaddress.ip_address(self.client_address(request, ws)).is_loopback
         except ValueError:
             return False
+
+    def client_address(self, request: Request, ws: ServerConnection) -> str:
+        """Who sent ``request``: the peer, or the client a trusted proxy names (``access``).
+        Every check by address (bans, the connection and API limits, /metrics) uses it."""
+        peer = str(ws.remote_address[0]) if ws.remote_address else ""
+        return access.client_address(peer, request.headers, self.node.settings.trusted_proxies)
 
     def _metrics(self) -> Response:
         phases = Counter(

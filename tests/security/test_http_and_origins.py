@@ -93,6 +93,23 @@ async def test_metrics_on_their_own_address(node: Start) -> None:
     assert (await fetch(app.metrics_port, "/")).status == 404  # nothing else there
 
 
+async def test_metrics_are_refused_to_a_remote_client_behind_a_trusted_local_proxy(
+    node: Start,
+) -> None:
+    """A local nginx (a trusted proxy on 127.0.0.1) forwards a remote client's request: the
+    client's address decides, as it does for the API's limits and the bans (the probe's
+    defect 10: the TCP peer, 127.0.0.1, was asked, and the client read the metrics)."""
+    app = await node(trusted_proxies=("127.0.0.1",))
+    remote = {"X-Forwarded-For": "203.0.113.9"}
+    assert (await fetch(app.port, "/metrics", remote)).status == 404
+    spoofed = {"X-Forwarded-For": "127.0.0.1, 203.0.113.9"}  # only the proxy's word counts
+    assert (await fetch(app.port, "/metrics", spoofed)).status == 404
+    assert (await fetch(app.port, "/metrics", {"X-Forwarded-For": "not an address"})).status == 404
+    local = {"X-Forwarded-For": "127.0.0.1"}  # someone on this machine, through the proxy
+    assert (await fetch(app.port, "/metrics", local)).status == 200
+    assert (await fetch(app.port, "/metrics")).status == 200  # the proxy itself, or a probe
+
+
 def test_nginx_does_not_publish_metrics() -> None:
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     block = re.search(r"location = /metrics \{(.*?)\}", conf, re.S)
