@@ -59,6 +59,14 @@ QUEUE_DEALS_MAX = bounds_of(m.Queue, "deals")[1]  # quick play's tables are shor
 _TABLE_ID: TypeAdapter[str] = TypeAdapter(TableId)
 
 
+def invite_code(text: str) -> str:
+    """A private table's invite code, as long as ``join`` takes (``Join.invite``)."""
+    most = next(c.max_length for c in m.Join.model_fields["invite"].metadata)
+    if not 0 < len(text) <= most:
+        raise argparse.ArgumentTypeError(f"an invite code has 1-{most} characters, not {len(text)}")
+    return text
+
+
 def player_name(text: str) -> str:
     """A name shown at a table, by the server's rules (protocol/names.py), cleaned."""
     try:

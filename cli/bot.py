@@ -20,7 +20,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .argtypes import QUEUE_DEALS_MAX, player_name, table_deals, table_id, websocket_url
+from .argtypes import (
+    QUEUE_DEALS_MAX,
+    invite_code,
+    player_name,
+    table_deals,
+    table_id,
+    websocket_url,
+)
 
 if TYPE_CHECKING:
     from clients.python import Bot, Client, TableState
@@ -61,7 +68,7 @@ def add_parser(sub: Any) -> None:
         default="",
         help="the name shown at the table (default: the bot's, numbered if taken there)",
     )
-    p.add_argument("--invite", help="the invite code of a private table")
+    p.add_argument("--invite", type=invite_code, help="the invite code of a private table")
     p.add_argument("--start", action="store_true", help="start the table (AI fills empty seats)")
     p.add_argument(
         "--deals",

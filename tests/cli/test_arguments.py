@@ -91,6 +91,11 @@ from cli.main import main
             "--name",
             "a control character (U+0000)",
         ),
+        (
+            ["bot", "--table", "abc", "--policy", "ai:random", "--invite", "x" * 65],
+            "--invite",
+            "an invite code has 1-64 characters, not 65",
+        ),
     ],
 )
 def test_a_bad_value_is_a_usage_error_naming_its_flag(
