@@ -9,13 +9,14 @@ version is the one the connection's ``hello`` must name (``versions.py``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 from pydantic import BaseModel, ValidationError
 
-from .errors import BadFrame, BadName, FrameTooLarge, InvalidMessage, UnknownType
+from .errors import BadFrame, BadName, FrameTooLarge, InvalidMessage, ProtocolError, UnknownType
 from .models import (
     CLIENT_MESSAGES,
     MAX_FRAME_BYTES,
@@ -53,21 +54,34 @@ class Codec:
             if self.binary:
                 if isinstance(frame, str):
                     raise ValueError("a text frame on a msgpack connection")
-                return msgpack.unpackb(frame, raw=False, strict_map_key=True)
+                return msgpack.unpackb(frame, raw=False, object_pairs_hook=_string_keyed)
             if isinstance(frame, bytes):
                 raise ValueError("a binary frame on a JSON connection")
             return json.loads(frame)
-        except (ValueError, msgpack.UnpackException, RecursionError) as e:
+        except (RecursionError, msgpack.StackError) as e:  # the latter says nothing
+            raise BadFrame("cannot decode the frame: it nests too deep") from e
+        except (ValueError, msgpack.UnpackException) as e:
             raise BadFrame(f"cannot decode the frame: {e}") from e
 
     def encode(self, message: BaseModel) -> str | bytes:
         return self.dumps(message.model_dump(mode="json"))
 
-    def decode_client(self, frame: str | bytes) -> ClientMessage:
-        return decode_client(self.loads(frame))
+    def decode_client(
+        self, frame: str | bytes, admits: Callable[[str], None] | None = None
+    ) -> ClientMessage:
+        return decode_client(self.loads(frame), admits)
 
     def decode_server(self, frame: str | bytes) -> ServerMessage:
         return SERVER_MESSAGES.validate_python(self.loads(frame))
+
+
+def _string_keyed(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """A msgpack map, whose keys must be strings as a JSON object's are (a ``bin`` key
+    would otherwise make a message with no ``type``)."""
+    for key, _ in pairs:
+        if type(key) is not str:
+            raise ValueError("a map key that is not a string")
+    return dict(pairs)
 
 
 def _utf8_size(text: str) -> int:
@@ -92,13 +106,21 @@ def version_for(subprotocol: str | None) -> int | None:
     return int(subprotocol.split(".")[1][1:])
 
 
-def decode_client(data: Any) -> ClientMessage:
-    """Validate a decoded frame as a client message, or raise a typed ProtocolError."""
+def decode_client(data: Any, admits: Callable[[str], None] | None = None) -> ClientMessage:
+    """Validate a decoded frame as a client message, or raise a typed ProtocolError.
+    ``admits``: the connection's checks of a known type that come before its schema (the
+    handshake, the version: docs/PROTOCOL.md, "Which error wins"), a ProtocolError each."""
     if not isinstance(data, dict):
         raise BadFrame("a message must be an object")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _CLIENT_TYPES:
         raise UnknownType(f"unknown message type {kind!r}", request_id(data))
+    if admits is not None:
+        try:
+            admits(kind)
+        except ProtocolError as e:
+            e.request_id = request_id(data)
+            raise
     try:
         return CLIENT_MESSAGES.validate_python(data)
     except ValidationError as e:

@@ -170,7 +170,7 @@ class Connection:
             return True
         re: m.RequestId | None = None
         try:
-            message = self.codec.decode_client(frame)
+            message = self.codec.decode_client(frame, cs.admits(self))  # hello, version first
             re = message.id
             await self._dispatch(message)
         except ProtocolError as e:  # unreadable (its id read apart, if it can be), or refused
@@ -192,8 +192,7 @@ class Connection:
             return None
 
     async def _dispatch(self, message: m.ClientMessage) -> None:  # noqa: C901 - one branch per type
-        versions.check_accepts(self.version, message.type)
-        cs.check_accepts(self.state, message.type)
+        cs.check_accepts(self.state, message.type)  # the version: cs.admits, before the schema
         if isinstance(message, m.Hello):
             return await self._hello(message)
         re = message.id

@@ -18,9 +18,11 @@ anything with a ``table_id``.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
+from protocol import versions
 from protocol.errors import HelloRequired
 from server.errors import ServerError
 from server.table.refusals import TableRefused
@@ -125,6 +127,26 @@ def check_accepts(state: ConnectionState[T], message_type: str) -> None:
     allowed = _ONLY_IN.get(message_type, _GREETED)
     if state.phase not in allowed:
         raise _refusal(state, message_type)
+
+
+class Speaker(Protocol):
+    """What ``admits`` reads of a connection: its state and protocol version now."""
+
+    state: ConnectionState[Any]
+    version: int
+
+
+def check_admits(state: ConnectionState[T], version: int, message_type: str) -> None:
+    """The checks that come before a message's schema (docs/PROTOCOL.md, "Which error
+    wins"): ``hello`` first, then a type of the connection's protocol version."""
+    if message_type != "hello" and state.phase is ConnectionPhase.NEW:
+        raise HelloRequired("say hello first (with the protocol version)")
+    versions.check_accepts(version, message_type)
+
+
+def admits(conn: Speaker) -> Callable[[str], None]:
+    """``check_admits`` for ``conn`` as it is now: the codec asks it before the schema."""
+    return lambda message_type: check_admits(conn.state, conn.version, message_type)
 
 
 def on_hello(state: ConnectionState[T]) -> ConnectionState[T]:

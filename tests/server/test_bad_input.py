@@ -67,6 +67,34 @@ async def test_hello_first_and_the_protocol_version_is_checked(url: str) -> None
     await still_open(client)
 
 
+async def test_a_v2_message_on_protocol_1_is_unknown_type_whatever_its_fields(url: str) -> None:
+    client = await WireClient.open(url)  # version 1
+    for message in (
+        {"type": "chat", "preset": "hello"},
+        {"type": "chat", "id": 7},  # neither preset nor text: its schema would refuse it
+        {"type": "mute"},
+        {"type": "ready"},
+        {"type": "queue", "deals": 0},
+        {"type": "report"},
+        {"type": "duplicate_show"},
+    ):
+        error = await refused(client, message)
+        assert error["code"] == "unknown_type", (message, error)
+        assert error["message"] == f"unknown message type {message['type']!r} in protocol 1"
+        assert error.get("re") == message.get("id")
+    await still_open(client)
+
+
+async def test_before_hello_any_message_is_hello_required_whatever_its_fields(url: str) -> None:
+    client = await WireClient.open(url, hello=False)
+    for message in ({"type": "join", "id": 3}, {"type": "act", "action": {"kind": "x"}}):
+        error = await refused(client, message)
+        assert error["code"] == "hello_required", (message, error)
+        assert error.get("re") == message.get("id")
+    assert (await refused(client, {"type": "dance"}))["code"] == "unknown_type"
+    assert (await refused(client, {"type": "hello"}))["code"] == "invalid_message"
+
+
 async def test_oversized_frames_get_an_error_and_the_connection_stays(url: str) -> None:
     client = await WireClient.open(url)
     big = json.dumps({"type": "hello", "protocol": 1, "client": "x" * 70_000})

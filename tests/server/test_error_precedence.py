@@ -212,6 +212,35 @@ async def test_a_msgpack_bin_value_is_read_as_its_utf8_string(url: str) -> None:
     assert (watching["type"], watching["table_id"]) == ("watching", table_id), watching
 
 
+async def test_a_msgpack_map_with_bin_keys_is_bad_frame(url: str) -> None:
+    client = await WireClient.open(url, "msgpack")
+    for data in (
+        {b"type": b"ping"},
+        {"type": "ping", b"id": 1},
+        {"type": "create_table", "options": {b"name": "x"}},
+    ):
+        await client.send_raw(msgpack.packb(data, use_bin_type=True))
+        error = await client.recv()
+        assert error["code"] == "bad_frame", (data, error)
+        assert error["message"] == "cannot decode the frame: a map key that is not a string"
+    await client.send({"type": "ping"})
+    assert (await client.recv())["type"] == "pong"
+
+
+@pytest.mark.parametrize("codec", ["json", "msgpack"])
+async def test_nesting_too_deep_says_so(url: str, codec: str) -> None:
+    client = await WireClient.open(url, codec)
+    if codec == "json":
+        frames: list[str | bytes] = ['{"x": ' * 5000 + "1" + "}" * 5000, "[" * 30000 + "]" * 30000]
+    else:
+        frames = [b"\x81\xa1x" * 5000 + b"\x01", b"\x91" * 5000 + b"\xc0"]
+    for frame in frames:
+        await client.send_raw(frame)
+        error = await client.recv()
+        expected = ("bad_frame", "cannot decode the frame: it nests too deep")
+        assert (error["code"], error["message"]) == expected, error
+
+
 @pytest.mark.parametrize("codec", ["json", "msgpack"])
 async def test_nesting_too_deep_or_not_an_object_is_bad_frame(url: str, codec: str) -> None:
     client = await WireClient.open(url, codec)
