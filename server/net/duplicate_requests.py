@@ -11,6 +11,7 @@ refusal comes from there, with its code (``results_hidden``, ``not_entered``...)
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 
 import engine
@@ -21,6 +22,7 @@ from server.duplicate import event_phase
 from server.history import (
     HistoryError,
     ShownResult,
+    StoredEvent,
     deal_results,
     enter_event,
     entry_of,
@@ -37,10 +39,12 @@ from server.node.runtime import TableRuntime
 from server.table import seating
 from server.table import transitions as tr
 from server.table.data import TableData
-from server.table.refusals import TableRefused
+from server.table.refusals import TableError, TableRefused
 from server.table.seating import JoinRequest
 
 from .requester import Requester
+
+log = logging.getLogger("tarot.duplicate")
 
 DuplicateRequest = m.DuplicateList | m.DuplicateEnter | m.DuplicatePlay | m.DuplicateShow
 
@@ -115,21 +119,81 @@ async def _play(conn: Requester, play: m.DuplicatePlay) -> None:
     if index >= stored.event.deals:
         raise TableRefused("event_played", f"you have played every deal of event {stored.id}")
     if stored.event.kind == "robot":
+        # One table per entrant and deal, whoever asks: a second ask finds the first's.
         runtime = await duplicates.robot_table(stored, entry, index)
+        _check_not_played(runtime, index)
+        change = await _seat(conn, runtime, entry)
     elif index > 0:
         raise TableRefused(
             "already_entered", f"you have played in event {stored.id} at a table already"
         )
+    else:
+        runtime, change = await _seat_at_event_table(conn, duplicates, stored, entry, play)
+    await conn._seated_by(runtime, change, play.id)
+    duplicates.playing(entry, runtime.table_id)
+
+
+def _check_not_played(runtime: TableRuntime, index: int) -> None:
+    if runtime.data.status == "finished":  # its result is on its way (another node's)
+        raise TableRefused(
+            "deal_in_progress",
+            f"your deal {index} was played at table {runtime.table_id}: its result is being"
+            " recorded, ask again in a moment",
+        )
+
+
+async def _seat_at_event_table(
+    conn: Requester,
+    duplicates: DuplicateTables,
+    stored: StoredEvent,
+    entry: int,
+    play: m.DuplicatePlay,
+) -> tuple[TableRuntime, tr.Change]:
+    """A seat at a ``tables`` event's table: the entrant's own (made by its first ask) or
+    ``play.table_id``. The entrant plays at one table: a seat it holds at another (on any
+    node) is taken back there, or refused; the seat taken is claimed for the entry in
+    the store, and given back if another ask claimed another table first."""
+    account_id = _account(conn)
+    held = await duplicates.seated_at(stored, account_id)
+    if held is not None and play.table_id not in (None, held):
+        raise TableRefused(
+            "already_entered", f"you play event {stored.id} at table {held}, not another"
+        )
+    if held is not None:
+        runtime = await conn.node.runtime(held)  # its seat there, back (a new token)
     elif play.table_id is None:
-        runtime = await duplicates.event_table(stored)
+        runtime = await duplicates.event_table(stored, entry)
+        if runtime.data.status != "waiting":  # its own started without it (it left): another
+            runtime = await duplicates.event_table(stored, entry, again=True)
     else:
         runtime = await conn.node.runtime(play.table_id)
         if runtime.data.duplicate is None or runtime.data.duplicate.event_id != stored.id:
             raise TableRefused(
                 "duplicate_table", f"table {play.table_id} plays no deal of event {stored.id}"
             )
-    await _seat(conn, runtime, entry, play)
-    duplicates.playing(entry, runtime.table_id)
+    change = await _seat(conn, runtime, entry)
+    other = await duplicates.claim(stored, entry, account_id, runtime.table_id)
+    if other is not None:
+        await _give_back(runtime, change)
+        raise TableRefused(
+            "already_entered", f"you play event {stored.id} at table {other}, not another"
+        )
+    return runtime, change
+
+
+async def _give_back(runtime: TableRuntime, change: tr.Change) -> None:
+    assert change.seated is not None  # a join seats or refuses
+    seat = change.seated[0]
+    session = change.data.seats[seat].session
+    try:
+        await runtime.transact(lambda d, s: seating.give_back(d, s, seat, session, now_ms()))
+    except TableError as e:  # the seat stays: its player may resume it by account
+        log.warning(
+            "table %s: seat %d stays after a refused duplicate_play: %s",
+            runtime.table_id,
+            seat,
+            e.message,
+        )
 
 
 async def _back_to_table(
@@ -145,7 +209,9 @@ async def _back_to_table(
     if runtime is None:
         return False
     held = seating.seat_of_account(runtime.data, account_id)
-    if held is None and runtime.data.status == "waiting":
+    planned = runtime.data.duplicate
+    plays_there = planned is not None and entry in planned.entries
+    if held is None and (runtime.data.status == "waiting" or not plays_there):
         duplicates.forget(entry)  # it left a table before it started: free to take another
         return False
     if play.table_id is not None and play.table_id != runtime.table_id:
@@ -164,7 +230,7 @@ async def _back_to_table(
     return True
 
 
-async def _seat(conn: Requester, runtime: TableRuntime, entry: int, play: m.DuplicatePlay) -> None:
+async def _seat(conn: Requester, runtime: TableRuntime, entry: int) -> tr.Change:
     account = conn.signing.account
     request = JoinRequest(
         name=account.name if account is not None else "",
@@ -176,13 +242,13 @@ async def _seat(conn: Requester, runtime: TableRuntime, entry: int, play: m.Dupl
     )
 
     def seat_and_start(data: TableData, state: engine.Deal | None) -> tr.Change:
-        change = seating.join(data, state, request)
-        if data.duplicate is not None and data.duplicate.kind == "robot":
+        change = seating.join(data, state, request)  # the account's seat back, if it has one
+        robot = data.duplicate is not None and data.duplicate.kind == "robot"
+        if robot and change.data.status == "waiting":
             tr.start_series(change, request.now_ms)  # alone with the AI: at once
         return change
 
-    change = await runtime.transact(seat_and_start)
-    await conn._seated_by(runtime, change, play.id)
+    return await runtime.transact(seat_and_start)
 
 
 async def _settled(conn: Requester) -> None:

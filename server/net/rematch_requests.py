@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, cast
 from protocol import models as m
 from server.clock import now_ms
 from server.node.rematch_timers import start_rematch_table
-from server.table import rematch
+from server.table import rematch, seating
 from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError
@@ -90,7 +90,7 @@ async def _sit_down(
 async def _stand_up(new_runtime: TableRuntime, joined: tr.Change, seat: int) -> None:
     session = joined.data.seats[seat].session
     try:
-        await new_runtime.transact(lambda d, s: rematch.unseat(d, s, seat, session, now_ms()))
+        await new_runtime.transact(lambda d, s: seating.give_back(d, s, seat, session, now_ms()))
     except TableError as e:  # the seat stays; its player may resume it by account
         log.warning(
             "table %s: seat %d taken for a refused rematch answer stays: %s",

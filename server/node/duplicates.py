@@ -7,6 +7,13 @@
   table is still playing their deal is seated there again, not given another.
 - ``event_table``: a ``tables`` event's table of four, listed in the lobby under
   the event's name, which plays every deal of the event.
+
+One table per entrant and deal, on every node that shares the store: a robot
+table and an entrant's own table of four are made with a key (``request_keys``,
+from the event's secret seed, the entry and the deal), so a second ask, on any
+connection or node, finds the table the first one made. A ``tables`` entrant
+plays at one table: ``claim`` holds it in the store (``Shared.claim``) for the
+entry until the event closes, let go only once the entrant left it unstarted.
 - ``run_round``: makes the day's robot event (``duplicate_daily_deals`` deals,
   00:00-24:00 UTC, when that setting is not 0) if no node did, and scores each
   event past its close (``close_event``: one node scores it, the others find it
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
 from datetime import UTC, datetime, timedelta
@@ -30,8 +38,10 @@ from server.duplicate import ROBOT_SEAT, DuplicateEvent, event_deals
 from server.history import HistoryError, StoredEvent, close_event, create_event
 from server.history.duplicate_listing import due_to_close, event_named
 from server.settings import Settings
+from server.store.base import StoreError, unavailable
 from server.table.data import DuplicateDeal, DuplicateTable
 from server.table.refusals import TableError
+from server.table.seating import seat_of_account
 
 from .runtime import TableRuntime
 from .tables import Tables
@@ -50,6 +60,14 @@ def event_plan(stored: StoredEvent, first: int, count: int) -> list[DuplicateDea
 
 def closes_ms(stored: StoredEvent) -> int:
     return int(stored.event.closes.timestamp() * 1000)
+
+
+def table_key(stored: StoredEvent, entry_id: int, index: int | None = None) -> str:
+    """The creation key of the entry's table: for deal ``index`` of a robot event, or its
+    own table of four (None). From the event's secret seed: nobody else may guess it."""
+    what = f"{stored.id}\0{entry_id}\0{'' if index is None else index}".encode()
+    digest = hashlib.sha256(b"tarot-duplicate-table\0" + stored.event.seed + b"\0" + what)
+    return "duplicate-" + digest.hexdigest()[:40]
 
 
 class DuplicateTables:
@@ -81,7 +99,8 @@ class DuplicateTables:
             entries=[entry_id if seat == ROBOT_SEAT else None for seat in range(4)],
             closes_ms=closes_ms(stored),
         )
-        return await self.tables.create(options, None, now_ms(), planned)
+        key = table_key(stored, entry_id, index)  # made once, whoever asks
+        return await self.tables.create(options, key, now_ms(), planned)
 
     def playing(self, entry_id: int, table_id: str) -> None:
         """The entry was seated at ``table_id`` for the event: its next ``duplicate_play``
@@ -106,8 +125,12 @@ class DuplicateTables:
             return None
         return runtime
 
-    async def event_table(self, stored: StoredEvent) -> TableRuntime:
-        """A new table of four for a ``tables`` event: it plays every deal of the event."""
+    async def event_table(
+        self, stored: StoredEvent, entry_id: int, again: bool = False
+    ) -> TableRuntime:
+        """The entry's own table of four for a ``tables`` event (made by its first ask; a
+        new one, ``again``, once that one started without it): it plays every deal of the
+        event."""
         event = stored.event
         options = m.TableOptions(
             name=event.name,
@@ -120,7 +143,54 @@ class DuplicateTables:
             deals=event_plan(stored, 0, event.deals),
             closes_ms=closes_ms(stored),
         )
-        return await self.tables.create(options, None, now_ms(), planned)
+        key = None if again else table_key(stored, entry_id)
+        return await self.tables.create(options, key, now_ms(), planned)
+
+    async def claim(
+        self, stored: StoredEvent, entry_id: int, account_id: int, table_id: str
+    ) -> str | None:
+        """Make ``table_id`` the one table the entry plays the ``tables`` event at; the other
+        table it holds a seat at (or played at) if there is one. Asked once the entrant
+        is seated at ``table_id``: a claim always names a table its entrant sat at."""
+        shared = self.tables.store.shared()
+        name = f"duplicate:{stored.id}:{entry_id}"
+        ttl_ms = closes_ms(stored) - now_ms() + 3_600_000  # past the close: no more play
+        try:
+            for _ in range(3):
+                held = await shared.claim(name, table_id, ttl_ms)
+                if held == table_id:
+                    return None
+                if await self._plays_at(held, account_id, entry_id):
+                    return held
+                await shared.release(name, held)  # it left that table unstarted: free again
+        except StoreError as e:
+            raise unavailable(e) from e
+        return held
+
+    async def _plays_at(self, table_id: str, account_id: int, entry_id: int) -> bool:
+        """The account holds a seat at ``table_id``, or the table started with the entry
+        (its seat is kept for it through the event, the AI's once it left)."""
+        data = await self.tables.store.load(table_id)  # the store's, not a follower's copy
+        if data is None:
+            return False
+        if seat_of_account(data, account_id) is not None:
+            return True
+        planned = data.duplicate
+        return data.status != "waiting" and planned is not None and entry_id in planned.entries
+
+    async def seated_at(self, stored: StoredEvent, account_id: int) -> str | None:
+        """A table of the event, not finished, where the account holds a seat (on any node:
+        the store's account index)."""
+        try:
+            tables = await self.tables.store.account_tables(account_id)
+        except StoreError as e:
+            raise unavailable(e) from e
+        for data in tables:
+            planned = data.duplicate
+            if planned is not None and planned.event_id == stored.id:
+                if data.status != "finished" and seat_of_account(data, account_id) is not None:
+                    return data.table_id
+        return None
 
     # ------------------------------------------------------------ the daily round
 

@@ -6,6 +6,8 @@ A ban or an announcement made through one node's admin API is kept by the store,
 it holds on every node that shares it and through a node's restart; a ban ends at its
 time (epoch seconds, every node's clock the same: NTP). Each node tells its connection
 count with a time to live: a node that died stops counting when it runs out.
+A claim holds a name for one holder until it is let go or runs out (a duplicate
+event's entrant plays at one table: ``server/node/duplicates.py``).
 ``MemoryShared`` is the memory store's: one process.
 """
 
@@ -48,6 +50,14 @@ class Shared(Protocol):
         """This node has ``count`` connections (for ``ttl_ms``): the total of the nodes."""
         ...
 
+    async def claim(self, name: str, holder: str, ttl_ms: int) -> str:
+        """Hold ``name`` for ``holder`` (``ttl_ms``) unless it is held: who holds it now."""
+        ...
+
+    async def release(self, name: str, holder: str) -> None:
+        """Let ``name`` go if ``holder`` holds it (another holder keeps it)."""
+        ...
+
 
 class MemoryShared:
     """``Shared`` in this process (the memory store's)."""
@@ -55,6 +65,7 @@ class MemoryShared:
     def __init__(self) -> None:
         self._decisions = Decisions()
         self._online: dict[str, tuple[int, float]] = {}
+        self._claims: dict[str, tuple[str, float]] = {}  # name -> holder, until (monotonic)
 
     async def decisions(self) -> Decisions:
         now = time.time()
@@ -77,3 +88,16 @@ class MemoryShared:
         now = time.monotonic()
         self._online[node_id] = (count, now + ttl_ms / 1000)
         return sum(n for n, until in self._online.values() if until > now)
+
+    async def claim(self, name: str, holder: str, ttl_ms: int) -> str:
+        now = time.monotonic()
+        held = self._claims.get(name)
+        if held is not None and held[1] > now:
+            return held[0]
+        self._claims[name] = (holder, now + ttl_ms / 1000)
+        return holder
+
+    async def release(self, name: str, holder: str) -> None:
+        held = self._claims.get(name)
+        if held is not None and held[0] == holder:
+            del self._claims[name]

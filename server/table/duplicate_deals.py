@@ -74,13 +74,25 @@ def check_free_seat(data: TableData, entry: int | None) -> None:
 
 
 def with_entry(data: TableData, seat: int, entry: int | None) -> TableData:
-    """``data`` with ``entry`` playing in ``seat`` (a duplicate table only)."""
+    """``data`` with ``entry`` playing in ``seat`` (a duplicate table only; None: nobody's,
+    once its entrant left it before the first deal)."""
     planned = data.duplicate
-    if planned is None or entry is None:
+    if planned is None or planned.entries[seat] == entry:
         return data
     entries = list(planned.entries)
     entries[seat] = entry
     return data.model_copy(update={"duplicate": planned.model_copy(update={"entries": entries})})
+
+
+def with_left(data: TableData, seat: int, mid_deal: bool) -> TableData:
+    """``data`` after the seat's entrant left: in play, it stopped (``with_stopped``);
+    before the first deal, the seat plays for nobody (the AI that may take it at the start
+    is an AI entrant, not the leaver)."""
+    if data.status == "playing":
+        return with_stopped(data, seat, mid_deal)
+    if data.status == "waiting":
+        return with_entry(data, seat, None)
+    return data
 
 
 def with_stopped(data: TableData, seat: int, mid_deal: bool) -> TableData:

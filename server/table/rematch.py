@@ -164,13 +164,3 @@ def seat_at_new_table(
             f"the rematch's table {data.table_id} started without seat {request.seat}",
         )
     return join(data, state, request)
-
-
-def unseat(
-    data: TableData, state: engine.Deal | None, seat: int, session: int, now_ms: int
-) -> tr.Change:
-    """Give back the seat ``seat_at_new_table`` took (session ``session``) when the old
-    table refused the answer after all; a table that started since keeps its player."""
-    if data.status != "waiting" or data.seats[seat].session != session:
-        return tr.Change(data, state)
-    return tr.leave(data, state, seat, now_ms, session)

@@ -169,3 +169,14 @@ def reclaim(data: TableData, state: engine.Deal | None, account_id: int, node: s
     )
     change.seated = (seat, token)
     return change
+
+
+def give_back(
+    data: TableData, state: engine.Deal | None, seat: int, session: int, now_ms: int
+) -> tr.Change:
+    """Give back a seat a request took (session ``session``) when the rest of the request
+    was refused after all (a rematch's old table, a duplicate entrant's other table); a
+    table that started since keeps its player, who may resume the seat."""
+    if data.status != "waiting" or data.seats[seat].session != session:
+        return tr.Change(data, state)
+    return tr.leave(data, state, seat, now_ms, session)

@@ -32,7 +32,7 @@ from .duplicate_deals import (
     dealt_one,
     event_deals_over,
     next_event_deal,
-    with_stopped,
+    with_left,
 )
 from .refusals import TableRefused as TableRefused  # the refusals transitions raise
 from .stored_events import StoredBody, deal_event, table_event
@@ -176,8 +176,7 @@ def leave(
         account_id=None,
         **left,
     )
-    if data.status == "playing":  # a duplicate entrant: the AI finishes the deal for them
-        data = with_stopped(data, seat, mid_deal)
+    data = with_left(data, seat, mid_deal)  # a duplicate entrant's seat: whose it is now
     change = Change(data.model_copy(update={"seats": seats}), state)
     seat_changed(change, seat)
     alone = not any(s.occupant == "human" for s in seats)

@@ -5,6 +5,7 @@ maintenance and connection total.
     {shared}:bans:address   hash: address -> banned until (epoch s)
     {shared}:maintenance    string: the maintenance announcement, while one is on
     {shared}:online         hash: node id -> "count until" (until: Redis's clock, ms)
+    {shared}:claim:NAME     string: who holds the claim NAME, until its time to live
 
 One hash tag: one Redis Cluster slot, each read or write one script or call.
 """
@@ -22,6 +23,21 @@ TAG = "{shared}"
 BANS: dict[BanKind, str] = {"player": f"{TAG}:bans:player", "address": f"{TAG}:bans:address"}
 MAINTENANCE = f"{TAG}:maintenance"
 ONLINE = f"{TAG}:online"
+CLAIM = f"{TAG}:claim:"
+
+# KEYS: the claim. ARGV: holder, ttl ms. Returns who holds it (this holder if it was free).
+CLAIM_SCRIPT = """
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]
+"""
+
+# KEYS: the claim. ARGV: holder. Lets it go only if this holder holds it.
+RELEASE_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 # KEYS: the player bans, the address bans, maintenance. ARGV: now (epoch s). Forgets the bans
 # over; returns {maintenance or false, player bans, address bans} (flat field, value lists).
@@ -68,6 +84,8 @@ class RedisShared:
         client = store.client
         self._decisions = client.register_script(DECISIONS)
         self._online = client.register_script(ONLINE_COUNT)
+        self._claim = client.register_script(CLAIM_SCRIPT)
+        self._release = client.register_script(RELEASE_SCRIPT)
 
     async def decisions(self) -> Decisions:
         script_keys = [BANS["player"], BANS["address"], MAINTENANCE]
@@ -98,6 +116,15 @@ class RedisShared:
         args: list[Any] = [node_id, count, ttl_ms]
         total = await self.store.call(lambda: self._online(keys=[ONLINE], args=args), "shared")
         return int(total)
+
+    async def claim(self, name: str, holder: str, ttl_ms: int) -> str:
+        keys, args = [CLAIM + name], [holder, str(max(1, ttl_ms))]
+        held = await self.store.call(lambda: self._claim(keys=keys, args=args), "shared")
+        return held.decode() if isinstance(held, bytes) else str(held)
+
+    async def release(self, name: str, holder: str) -> None:
+        keys = [CLAIM + name]
+        await self.store.call(lambda: self._release(keys=keys, args=[holder]), "shared")
 
 
 def _pairs(flat: list[bytes]) -> dict[str, float]:
