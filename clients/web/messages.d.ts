@@ -584,7 +584,7 @@ export interface QueueStatus {
   deals: number | null;
   waited_ms: number;
   penalty_until_ms: number | null;
-  reason: "cancelled" | "not_ready" | "seated" | "play_now" | null;
+  reason: "cancelled" | "not_ready" | "seated" | "play_now" | "other_table" | null;
 }
 
 export interface RatingChangeLine {

@@ -54,8 +54,9 @@ class PlayNow(Request):
 
 QueueState = Literal["searching", "idle", "penalty"]
 # Why a player is no longer searching: it cancelled, it did not confirm a ready check in
-# time, or it was seated (the table's ``joined`` follows).
-QueueReason = Literal["cancelled", "not_ready", "seated", "play_now"]
+# time, it was seated (the table's ``joined`` follows), it asked for a table with AI, or it
+# went to another table (join, watch, resume: the queue is the lobby's).
+QueueReason = Literal["cancelled", "not_ready", "seated", "play_now", "other_table"]
 
 
 class QueueStatus(Reply):

@@ -1,9 +1,8 @@
 """One WebSocket connection: decode, check, dispatch, answer.
 
-A connection first says ``hello``; then it may list and create tables, take
-a seat, watch, resume a seat with its token, and act. Every refused message
-gets an ``error`` with a stable code and changes nothing; only abuse (a flood
-that goes on) closes the connection.
+A connection first says ``hello``; then it may list and create tables, take a seat,
+watch, resume a seat with its token, and act. Every refused message gets an ``error``
+with a stable code and changes nothing; only abuse (a flood that goes on) closes it.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from server.table.data import TableData
 from server.table.refusals import TableError, TableUnavailable
 from server.table.seating import JoinRequest
 
-from . import acks, chat_requests, feature_requests
+from . import acks, chat_requests, feature_requests, queue_requests
 from . import connection_state as cs
 from .abuse import PINGS, abuse_closed
 from .outbox import Outbox
@@ -235,6 +234,8 @@ class Connection:
                 self.reviews.request_stored(table_id, number, re)
             case _:
                 await feature_requests.handle(self, message)
+        if message.type in queue_requests.TO_A_TABLE:  # the queue is the lobby's
+            await queue_requests.went_to_table(self)
         return None
 
     async def _change(self, runtime: TableRuntime, build: Build, re: m.RequestId | None) -> None:

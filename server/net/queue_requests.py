@@ -2,10 +2,11 @@
 and, after the lobby's ``tables``, how many search (``searching``, version 2).
 
 ``handle`` is called from ``Connection._dispatch`` for the four types; the queue
-itself is the node's (``server/node/quickplay.py``). A connection is one queuer: a guest
-is a player of its own (``guest:...``), an account one player on every connection and
-node (it queues once). A signed-in player queues at its rating (the history's; a new
-account's, 1500, without one); a guest at 1500, casual only.
+itself is the node's (``server/node/quickplay.py``). The queue is the lobby's: a queued
+connection that goes to a table (``TO_A_TABLE``) leaves it (``went_to_table``). A
+connection is one queuer: a guest is a player of its own (``guest:...``), an account one
+player on every connection and node (it queues once). A signed-in player queues at its
+rating (the history's; a new account's, 1500, without one); a guest at 1500, casual only.
 """
 
 from __future__ import annotations
@@ -89,6 +90,18 @@ async def handle(connection: Requester, message: QueueRequest) -> None:
                 _name(connection, name), connection.signing.account_id, _node(connection)
             )
             await quickplay.play_now(queuer, sitter, deals)
+
+
+# The requests that take a connection from the lobby to a table (PROTOCOL.md section 16).
+TO_A_TABLE = frozenset({"join", "watch", "resume", "duplicate_play"})
+
+
+async def went_to_table(connection: Requester) -> None:
+    """A request of ``TO_A_TABLE`` succeeded: a queued connection leaves the queue
+    (``queue_status`` ``idle``, ``reason`` ``other_table``); a refused one changed nothing."""
+    queuer = _queuers.get(connection)
+    if queuer is not None and connection.state.table is not None:
+        await connection.node.quickplay.withdraw(queuer)
 
 
 async def searching(connection: Requester, re: m.RequestId | None) -> None:

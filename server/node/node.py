@@ -8,6 +8,7 @@ store, and runs the background work of the tables whose lease it holds
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import engine
@@ -22,6 +23,7 @@ from . import rating_news
 from .bots import BotRunner
 from .leases import Leases
 from .lobby import Lobby
+from .matchmaker import Blocks
 from .moderation import Moderation
 from .quickplay import QuickPlay
 from .rematch_timers import RematchTimers
@@ -99,7 +101,7 @@ class Node:
         self.moderation = Moderation(store.shared())  # maintenance and bans (the admin API)
         self.watch = SharedWatch(self.moderation, settings, self.metrics)  # and ``online``
         self.lobby = Lobby(store, settings, self.tables, self.moderation)
-        self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables)
+        self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables, _blocks(archive))
         self.rematches = RematchTimers(self.tables)  # rematch offers closed on time
         store.on_lost(self.tables.lost)
         self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
@@ -163,3 +165,12 @@ class Node:
 
     def lost_data_recently(self) -> bool:
         return self.tables.lost_data_recently()
+
+
+def _blocks(archive: Archive | None) -> Blocks | None:
+    """Who blocked whom, for quick play: the history's, where one is kept."""
+    if archive is None or archive.engine is None:
+        return None
+    from server.history import blocked_pairs  # SQLAlchemy only where the history is kept
+
+    return partial(blocked_pairs, archive.engine)

@@ -11,6 +11,13 @@ Theory of operation. Each ``tick`` (``QueueSettings.tick_seconds``) the node
 3. when it holds the matcher lock (one node at a time, a lease: a node that dies hands
    it over), matches: ``matchmaker.py``.
 
+The queue is the lobby's: a queued connection that joins, watches or resumes another
+table leaves the queue (``withdraw``: ``queue_status`` ``idle``, ``reason``
+``other_table``), as ``play_now`` does. A seat the matcher gave to a ticket that left the
+queue meanwhile (cancelled, went elsewhere, closed), or that its connection cannot take,
+is given up at once (``Matchmaker.release``: the AI's); never a seat nobody holds that the
+others wait on.
+
 Every few seconds each searching player gets ``queue_status`` (how many search, how long
 it waited). Abandons: ``record_abandon`` charges a player who left a rated quick-play
 table mid-game; the wait before its next queue doubles with each (``penalty_wait_ms``).
@@ -29,7 +36,7 @@ from typing import Protocol, TypeVar
 import engine
 from protocol import models as m
 from server.clock import now_ms
-from server.queue.seats import RATED_TABLE, Sitter
+from server.queue.seats import RATED_TABLE, Sitter, never_taken
 from server.queue.tickets import Penalty, Proposal, Seating, Ticket, TicketStore
 from server.settings import QueueSettings, Settings
 from server.store.base import StoreError, unavailable
@@ -37,7 +44,7 @@ from server.table import transitions as tr
 from server.table.data import TableData
 from server.table.refusals import TableError
 
-from .matchmaker import Matchmaker
+from .matchmaker import Blocks, Matchmaker
 from .tables import Tables
 
 log = logging.getLogger("tarot.quickplay")
@@ -73,12 +80,18 @@ def penalty_wait_ms(abandons: int, settings: QueueSettings) -> int:
 
 
 class QuickPlay:
-    def __init__(self, tickets: TicketStore, settings: Settings, tables: Tables) -> None:
+    def __init__(
+        self,
+        tickets: TicketStore,
+        settings: Settings,
+        tables: Tables,
+        blocks: Blocks | None = None,
+    ) -> None:
         self.tickets = tickets
         self.settings = settings.queue
         self.node_id = settings.node_id
         self.tables = tables
-        self.matchmaker = Matchmaker(tickets, settings.queue, tables)
+        self.matchmaker = Matchmaker(tickets, settings.queue, tables, blocks)
         self.mine: dict[str, Waiting] = {}  # this node's tickets
         self.searching = 0  # the last count read (every node's tickets)
         self._task: asyncio.Task[None] | None = None
@@ -118,7 +131,7 @@ class QuickPlay:
         waiting = self.ticket_of(queuer)
         if waiting is None:
             raise tr.TableRefused("not_queued", "this connection is not in the queue")
-        await self._leave(waiting.ticket.ticket_id)
+        await self._give_up(waiting.ticket.ticket_id)
         queuer.send(self._status("idle", None, re, reason="cancelled"))
 
     async def confirm(self, queuer: Queuer, match_id: str, re: m.RequestId | None) -> None:
@@ -135,10 +148,24 @@ class QuickPlay:
         """A table now with three AI: leaves the queue if the connection was in it."""
         waiting = self.ticket_of(queuer)
         if waiting is not None:
-            await self._leave(waiting.ticket.ticket_id)
+            await self._give_up(waiting.ticket.ticket_id)
             queuer.send(self._status("idle", None, None, reason="play_now"))
         _, tokens = await self.matchmaker.make_table([sitter], deals, "casual")
         await queuer.take_seat(tokens[0])
+
+    async def withdraw(self, queuer: Queuer) -> None:
+        """The connection went to another table (join, watch, resume): out of the queue.
+        Its join is done: a store that does not answer is logged, and the ticket, no
+        longer renewed, goes when its lease ends (its seat, if given, with it)."""
+        waiting = self.ticket_of(queuer)
+        if waiting is None:
+            return
+        self.mine.pop(waiting.ticket.ticket_id, None)
+        try:
+            await self._give_up(waiting.ticket.ticket_id)
+        except TableError as e:
+            log.warning("quick play: a ticket left to its lease: %s", e)
+        queuer.send(self._status("idle", None, None, reason="other_table"))
 
     async def record_abandon(self, player: str) -> Penalty:
         """``player`` left a rated quick-play table mid-game: its next queue waits."""
@@ -163,6 +190,8 @@ class QuickPlay:
         if after.options.deals is not None and before.played >= after.options.deals:
             return  # the series was over: leaving then is no abandon
         for seat, (was, now) in enumerate(zip(before.seats, after.seats, strict=True)):
+            if never_taken(was):
+                continue  # given up before its player came: no table was left
             if was.occupant == "human" and was.account_id is not None and now.occupant != "human":
                 key = f"{after.table_id}:{seat}:{was.account_id}"
                 task = asyncio.get_running_loop().create_task(
@@ -218,9 +247,17 @@ class QuickPlay:
         except StoreError as e:
             raise unavailable(e) from e
 
-    async def _leave(self, ticket_id: str) -> None:
+    async def _leave(self, ticket_id: str) -> Seating | None:
+        """Out of the queue: the seat the matcher gave the ticket meanwhile, if any."""
         self.mine.pop(ticket_id, None)
-        await self._store(self.tickets.cancel([ticket_id]))
+        return (await self._store(self.tickets.cancel([ticket_id]))).get(ticket_id)
+
+    async def _give_up(self, ticket_id: str) -> None:
+        """Out of the queue, and a seat given meanwhile is the AI's: the player will not
+        take it (it cancelled, or went elsewhere)."""
+        seating = await self._leave(ticket_id)
+        if seating is not None:
+            await self.matchmaker.release([seating])
 
     # ------------------------------------------------------------ the tick
 
@@ -252,7 +289,7 @@ class QuickPlay:
         if closed:
             for ticket_id in closed:
                 self.mine.pop(ticket_id, None)
-            await self.tickets.cancel(closed)
+            await self.matchmaker.release((await self.tickets.cancel(closed)).values())
         if time.monotonic() - self._renewed >= 1.0:
             self._renewed = time.monotonic()
             await self.tickets.renew(list(self.mine), now_ms() + self.settings.lease_ms)
@@ -302,7 +339,11 @@ class QuickPlay:
         )
 
     async def _take(self, queuer: Queuer, seating: Seating) -> None:
+        if queuer.closed:  # gone since its last tick: nobody will take the seat
+            await self.matchmaker.release([seating])
+            return
         try:
             await queuer.take_seat(seating.token)
-        except TableError as e:  # the table's grace period and AI cover the seat
+        except TableError as e:  # the others must not wait on a seat nobody holds
             log.warning("quick play: could not seat a player at %s: %s", seating.table_id, e)
+            await self.matchmaker.release([seating])

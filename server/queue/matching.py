@@ -9,7 +9,8 @@ spread widens with waiting (``MatchRules.spreads``: 150 points, 400 after 30 s, 
 after 60 s by default). Four make a table; after ``fill_three_seconds`` the longest
 waiter may start with three and an AI, after ``fill_two_seconds`` with two and two AI.
 A player alone is never seated with three AI by the matcher (``play_now`` is the
-player's own choice).
+player's own choice). Two players of a blocked pair (``blocked``: one blocked the other,
+either way) are never in one group, whoever waits.
 
 Pure: ``match`` takes the seekers and the time and returns the groups; the store and
 the node do the rest (``server/node/quickplay.py``).
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 TABLE_SIZE = 4
@@ -75,18 +76,30 @@ class Group:
     ai: int = field(default=0)
 
 
-def match(seekers: Iterable[Seeker], now_ms: int, rules: MatchRules) -> list[Group]:
-    """The groups to propose now; each seeker is in one group at most."""
+Pairs = Collection[frozenset[str]]  # pairs of ``Seeker.player`` never grouped
+
+
+def match(
+    seekers: Iterable[Seeker], now_ms: int, rules: MatchRules, blocked: Pairs = frozenset()
+) -> list[Group]:
+    """The groups to propose now; each seeker is in one group at most, and no group holds
+    both players of a ``blocked`` pair."""
     pools: dict[tuple[str, int], list[Seeker]] = defaultdict(list)
     for seeker in seekers:
         pools[(seeker.mode, seeker.deals)].append(seeker)
     groups: list[Group] = []
     for pool in pools.values():
-        groups.extend(_match_pool(pool, now_ms, rules))
+        groups.extend(_match_pool(pool, now_ms, rules, blocked))
     return groups
 
 
-def _match_pool(pool: list[Seeker], now_ms: int, rules: MatchRules) -> list[Group]:
+def kept_apart(players: Iterable[str], blocked: Pairs) -> bool:
+    """Whether two of ``players`` are a blocked pair."""
+    group = list(players)
+    return any(frozenset((a, b)) in blocked for i, a in enumerate(group) for b in group[i + 1 :])
+
+
+def _match_pool(pool: list[Seeker], now_ms: int, rules: MatchRules, blocked: Pairs) -> list[Group]:
     waiting = sorted(pool, key=lambda s: (s.since_ms, s.ticket_id))
     taken: set[str] = set()
     groups: list[Group] = []
@@ -94,7 +107,7 @@ def _match_pool(pool: list[Seeker], now_ms: int, rules: MatchRules) -> list[Grou
         if first.ticket_id in taken:
             continue
         free = [s for s in waiting if s.ticket_id not in taken]
-        members = _grow(first, free, now_ms, rules)
+        members = _grow(first, free, now_ms, rules, blocked)
         least = rules.least_humans(now_ms - first.since_ms)
         if len(members) >= least:
             taken.update(s.ticket_id for s in members)
@@ -102,9 +115,11 @@ def _match_pool(pool: list[Seeker], now_ms: int, rules: MatchRules) -> list[Grou
     return groups
 
 
-def _grow(first: Seeker, free: Sequence[Seeker], now_ms: int, rules: MatchRules) -> list[Seeker]:
+def _grow(
+    first: Seeker, free: Sequence[Seeker], now_ms: int, rules: MatchRules, blocked: Pairs
+) -> list[Seeker]:
     """``first`` and up to three others, nearest in rating first; a member's last
-    opponents only when the group cannot fill without them."""
+    opponents only when the group cannot fill without them; a blocked pair never."""
     members = [first]
     others = sorted(
         (s for s in free if s.ticket_id != first.ticket_id),
@@ -115,6 +130,8 @@ def _grow(first: Seeker, free: Sequence[Seeker], now_ms: int, rules: MatchRules)
             if len(members) == TABLE_SIZE:
                 return members
             if other in members or (strict and _meets_again(other, members)):
+                continue
+            if blocked and kept_apart((other.player, *(m.player for m in members)), blocked):
                 continue
             if _fits([*members, other], now_ms, rules):
                 members.append(other)

@@ -28,8 +28,9 @@ class MemoryTickets:
         self.view.leases[ticket.ticket_id] = lease_until_ms
         return None
 
-    async def cancel(self, ticket_ids: list[str]) -> None:
+    async def cancel(self, ticket_ids: list[str]) -> dict[str, Seating]:
         view = self.view
+        given: dict[str, Seating] = {}
         for ticket_id in ticket_ids:
             ticket = view.tickets.pop(ticket_id, None)
             if ticket is not None and self._players.get(ticket.player) == ticket_id:
@@ -37,7 +38,10 @@ class MemoryTickets:
             view.leases.pop(ticket_id, None)
             view.proposals.pop(ticket_id, None)
             view.ready.discard(ticket_id)
-            view.seated.pop(ticket_id, None)
+            seating = view.seated.pop(ticket_id, None)
+            if seating is not None:
+                given[ticket_id] = seating
+        return given
 
     async def renew(self, ticket_ids: list[str], until_ms: int) -> None:
         for ticket_id in ticket_ids:
@@ -76,10 +80,15 @@ class MemoryTickets:
             self.view.proposals.pop(ticket_id, None)
             self.view.ready.discard(ticket_id)
 
-    async def seat(self, seatings: dict[str, Seating]) -> None:
+    async def seat(self, seatings: dict[str, Seating]) -> list[str]:
+        gone: list[str] = []
         for ticket_id, seating in seatings.items():
             self.view.proposals.pop(ticket_id, None)
-            self.view.seated[ticket_id] = seating
+            if ticket_id in self.view.tickets:
+                self.view.seated[ticket_id] = seating
+            else:
+                gone.append(ticket_id)
+        return gone
 
     async def searching(self) -> int:
         return len(self.view.tickets)

@@ -5,17 +5,20 @@ it on the table it just made, and hands each player's seat token to the player's
 through the queue (``Seating``). Each seat starts "away" (``dropped_at_ms``): the
 player's node takes it at once with the token, as a ``resume`` would; a player who
 never comes is played for by the AI when the grace period ends, like any player who
-dropped. AI seats carry their level in their name ("AI 4 · expert").
+dropped. A seat its player can no longer take (it left the queue, joined another table,
+closed, as the matcher seated it) is the AI's at once: ``unseat``. AI seats carry their
+level in their name ("AI 4 · expert").
 """
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
 
 import engine
 from protocol.skeletons import name_skeleton
 from server.table import transitions as tr
-from server.table.data import SeatData, TableData, new_token
+from server.table.data import SeatData, TableData, hash_token, new_token
 
 from .matching import TABLE_SIZE
 
@@ -85,3 +88,27 @@ def seat_group(
         tr.seat_changed(change, i)
     tr.begin_deal(change, now_ms)
     return change, tokens
+
+
+def never_taken(seat: SeatData) -> bool:
+    """A seat ``seat_group`` gave that its player never took (taking it is a ``resume``:
+    the session grows, the seat is present)."""
+    return seat.occupant == "human" and seat.session <= 1 and seat.dropped_at_ms is not None
+
+
+def unseat(data: TableData, state: engine.Deal | None, seat: int, token: str) -> tr.Change:
+    """The seat of ``token``, never taken, is the AI's now: its player will not come, and
+    the others must not wait on its clock. Taken meanwhile (or already given up): nothing
+    changes. A table left with no human is over, as when its last player leaves."""
+    change = tr.Change(data, state)
+    was = data.seats[seat]
+    mine = was.token_hash is not None and hmac.compare_digest(was.token_hash, hash_token(token))
+    if not mine or not never_taken(was):
+        return change
+    seats = list(data.seats)
+    seats[seat] = SeatData(occupant="ai", name=ai_name(seat, data.options.ai_level))
+    change.data = data.model_copy(update={"seats": seats})
+    tr.seat_changed(change, seat)
+    if data.status == "playing" and not any(s.occupant == "human" for s in seats):
+        tr._finish(change)  # the ending a last leave has (transitions.leave)
+    return change

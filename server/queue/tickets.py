@@ -102,8 +102,9 @@ class TicketStore(Protocol):
         """Queue ``ticket``; the id of the player's ticket already queued instead, if any."""
         ...
 
-    async def cancel(self, ticket_ids: list[str]) -> None:
-        """Remove tickets and all that goes with them (gone ones are ignored)."""
+    async def cancel(self, ticket_ids: list[str]) -> dict[str, Seating]:
+        """Remove tickets and all that goes with them (gone ones are ignored); the seats
+        the matcher had given them, which nobody will take now (the caller gives them up)."""
         ...
 
     async def renew(self, ticket_ids: list[str], until_ms: int) -> None: ...
@@ -122,7 +123,10 @@ class TicketStore(Protocol):
         """Back to searching: their ready check is dropped (their ``since_ms`` kept)."""
         ...
 
-    async def seat(self, seatings: dict[str, Seating]) -> None: ...
+    async def seat(self, seatings: dict[str, Seating]) -> list[str]:
+        """Give the tickets their seats; those gone meanwhile (cancelled since the matcher
+        read the queue) get none: their ids (the matcher gives their seats up)."""
+        ...
 
     async def searching(self) -> int:
         """How many tickets are queued, on every node."""

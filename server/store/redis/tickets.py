@@ -48,17 +48,39 @@ redis.call('HSET', KEYS[4], ARGV[2], ARGV[1])
 return false
 """
 # KEYS: players, tickets, leases, owners, proposals, ready, seated. ARGV: ticket ids.
+# Returns the seats given to the cancelled tickets (id, seat JSON, id, ...): in one script
+# with the removal, so that a seat the matcher gives is read either here or by its node.
 CANCEL = """
+local given = {}
 for _, id in ipairs(ARGV) do
   local player = redis.call('HGET', KEYS[4], id)
   if player and redis.call('HGET', KEYS[1], player) == id then
     redis.call('HDEL', KEYS[1], player)
   end
+  local seat = redis.call('HGET', KEYS[7], id)
+  if seat then
+    table.insert(given, id)
+    table.insert(given, seat)
+  end
   for i = 2, 7 do
     if i == 6 then redis.call('SREM', KEYS[i], id) else redis.call('HDEL', KEYS[i], id) end
   end
 end
-return 0
+return given
+"""
+# KEYS: tickets, seated, proposals. ARGV: ticket id, seat JSON, ... Returns the tickets
+# gone (cancelled since the matcher read the queue): they get no seat.
+SEAT = """
+local gone = {}
+for i = 1, #ARGV, 2 do
+  redis.call('HDEL', KEYS[3], ARGV[i])
+  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  else
+    table.insert(gone, ARGV[i])
+  end
+end
+return gone
 """
 # KEYS: tickets, leases. ARGV: until, ticket ids...
 RENEW = """
@@ -107,6 +129,7 @@ class RedisTickets:
         client = calls.client
         self._add = client.register_script(ADD)
         self._cancel = client.register_script(CANCEL)
+        self._seat = client.register_script(SEAT)
         self._renew = client.register_script(RENEW)
         self._confirm = client.register_script(CONFIRM)
         self._lock = client.register_script(LOCK)
@@ -133,9 +156,12 @@ class RedisTickets:
         held = await self._script(self._add, keys, args)
         return None if held is None else _text(held)
 
-    async def cancel(self, ticket_ids: list[str]) -> None:
-        if ticket_ids:
-            await self._script(self._cancel, ALL, list(ticket_ids))
+    async def cancel(self, ticket_ids: list[str]) -> dict[str, Seating]:
+        if not ticket_ids:
+            return {}
+        given = await self._script(self._cancel, ALL, list(ticket_ids))
+        pairs = zip(given[::2], given[1::2], strict=True)
+        return {_text(t): Seating.loads(seat) for t, seat in pairs}
 
     async def renew(self, ticket_ids: list[str], until_ms: int) -> None:
         if ticket_ids:
@@ -195,14 +221,12 @@ class RedisTickets:
 
             await self._pipe(build)
 
-    async def seat(self, seatings: dict[str, Seating]) -> None:
-        if seatings:
-
-            def build(pipe: Any) -> None:
-                pipe.hset(SEATED, mapping={t: s.dumps() for t, s in seatings.items()})
-                pipe.hdel(PROPOSALS, *seatings)
-
-            await self._pipe(build)
+    async def seat(self, seatings: dict[str, Seating]) -> list[str]:
+        if not seatings:
+            return []
+        args = [part for t, s in seatings.items() for part in (t, s.dumps())]
+        gone = await self._script(self._seat, [TICKETS, SEATED, PROPOSALS], args)
+        return [_text(t) for t in gone]
 
     async def searching(self) -> int:
         return int(await self.calls.call(lambda: self.calls.client.hlen(TICKETS)))

@@ -1,5 +1,6 @@
 """Matchmaking (server/queue/matching.py): groups of four by rating, the spread widening
-with the wait, AI after the wait, old opponents avoided while others wait."""
+with the wait, AI after the wait, old opponents avoided while others wait, a blocked
+pair never together."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.queue.matching import MatchRules, Seeker, match, spread_of
+from server.queue.matching import MatchRules, Seeker, kept_apart, match, spread_of
 
 RULES = MatchRules()
 NOW = 1_000_000
@@ -77,6 +78,15 @@ def test_the_two_last_opponents_are_avoided_when_others_wait() -> None:
     assert set(group.players) >= last
 
 
+def test_a_blocked_pair_is_never_grouped_even_when_nobody_else_waits() -> None:
+    blocked = {frozenset({"account:0", "account:1"})}
+    players = [seeker(i, 1500, 61) for i in range(4)]
+    groups = match(players, NOW, RULES, blocked)
+    assert all(not {"account:0", "account:1"} <= set(g.players) for g in groups)
+    assert [len(g.tickets) for g in groups] == [3]  # the one left out waits
+    assert match(players[:2], NOW, RULES, blocked) == []  # two and two AI: not these two
+
+
 def test_the_longest_waiter_is_served_first() -> None:
     players = [seeker(i, 1500, waited_s=i) for i in range(5)]
     (group,) = match(players, NOW, RULES)
@@ -105,10 +115,18 @@ seekers = st.lists(
 )
 
 
-@given(seekers)
-def test_nobody_is_matched_twice_and_every_spread_is_respected(players: list[Seeker]) -> None:
+pairs = st.sets(
+    st.frozensets(st.integers(0, 40).map(lambda a: f"account:{a}"), min_size=2, max_size=2),
+    max_size=30,
+)
+
+
+@given(seekers, pairs)
+def test_nobody_is_matched_twice_and_every_spread_is_respected(
+    players: list[Seeker], blocked: set[frozenset[str]]
+) -> None:
     by_ticket = {s.ticket_id: s for s in players}
-    groups = match(players, NOW, RULES)
+    groups = match(players, NOW, RULES, blocked)
     seated = [t for g in groups for t in g.tickets]
     assert len(seated) == len(set(seated))
     for group in groups:
@@ -120,6 +138,7 @@ def test_nobody_is_matched_twice_and_every_spread_is_respected(players: list[See
             assert spread_of(members) <= RULES.spread(NOW - m.since_ms)
         longest = max(NOW - m.since_ms for m in members)
         assert len(members) >= RULES.least_humans(longest)
+        assert not kept_apart(group.players, blocked)
 
 
 @given(seekers)
