@@ -17,7 +17,7 @@ from websockets.uri import parse_uri
 from protocol import models as m
 from protocol.errors import BadName
 from protocol.models.base import WIRE_INT_MAX, TableId
-from protocol.names import PLAYER_NAME_MAX, clean_name
+from protocol.names import PLAYER_NAME_MAX, given_name
 from server.event_loop import LOOPS, missing
 
 
@@ -68,9 +68,10 @@ def invite_code(text: str) -> str:
 
 
 def player_name(text: str) -> str:
-    """A name shown at a table, by the server's rules (protocol/names.py), cleaned."""
+    """A name shown at a table, by the server's rules for a name given (protocol/names.py:
+    no link either), cleaned."""
     try:
-        return clean_name(text, PLAYER_NAME_MAX)
+        return given_name(text, PLAYER_NAME_MAX)
     except BadName as e:
         raise argparse.ArgumentTypeError(f"not a player name: {e}") from None
 

@@ -77,7 +77,7 @@ ERROR_CODES: dict[ErrorCode, str] = {
     "bad_frame": "the frame could not be decoded (not JSON / msgpack, or not an object)",
     "unknown_type": "the message's type is not one of the protocol's",
     "invalid_message": "the message does not match its schema",
-    "bad_name": "a player or table name with a control or invisible character, or too long",
+    "bad_name": "a player or table name with a control or invisible character, a link, or too long",
     "frame_too_large": "the frame is larger than 64 KiB",
     "hello_required": "the first message must be hello",
     "unsupported_version": "the hello's protocol version is not supported",

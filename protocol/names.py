@@ -16,19 +16,27 @@ Names that merely look alike ("Marie" and "Mаrie" with a Cyrillic а) are
 told apart by their skeletons (``skeletons.py``), where a name must be unique:
 accounts.
 
+A name given now (a guest's at a seat, an account's at sign-up, a table's when
+it is made: ``given_name``) may hold no link either: it is shown to everyone in
+the lobby and at the tables, and the chat's rule (``links.py``) decides what a
+link is. The check is at the edge only: a table or an account named so before
+still loads, and its name can still be muted, blocked or banned.
+
 ``PlayerName`` and ``TableName`` are the wire models' field types; a refusal
-is a ``bad_name`` error that names the offending character.
+is a ``bad_name`` error that names the offending character, or the link.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
 from pydantic_core import PydanticCustomError
 
 from .errors import BadName
+from .links import has_link
 
 PLAYER_NAME_MAX = 40
 TABLE_NAME_MAX = 60
@@ -97,16 +105,48 @@ def sanitize(text: str, max_length: int) -> str:
     return "".join(out)[:max_length]
 
 
-def _validator(max_length: int) -> AfterValidator:
-    def check(text: str) -> str:
+def refuse_link(name: str) -> str:
+    """``name``, or ``BadName`` if it holds a link (``links.has_link``).
+
+    >>> refuse_link("Dr. Who")
+    'Dr. Who'
+    >>> refuse_link("spam\u3002com")
+    Traceback (most recent call last):
+    ...
+    protocol.errors.BadName: the name 'spam。com' holds a link: links are not allowed in names
+    """
+    if has_link(name):
+        raise BadName(f"the name {name!r} holds a link: links are not allowed in names")
+    return name
+
+
+def given_name(text: str, max_length: int) -> str:
+    """``clean_name``'s, for a name given now: one holding a link is refused too."""
+    return refuse_link(clean_name(text, max_length))
+
+
+def wire_check(check: Callable[[str], str]) -> Callable[[str], str]:
+    """``check`` as a pydantic validator: its ``BadName`` the ``bad_name`` error."""
+
+    def checked(text: str) -> str:
         try:
-            return clean_name(text, max_length)
+            return check(text)
         except BadName as e:
             raise PydanticCustomError("bad_name", str(e)) from None
 
-    return AfterValidator(check)
+    return checked
 
 
-# The schema's maxLength bounds the raw text before any work is done on it.
-PlayerName = Annotated[str, Field(max_length=PLAYER_NAME_MAX), _validator(PLAYER_NAME_MAX)]
-TableName = Annotated[str, Field(max_length=TABLE_NAME_MAX), _validator(TABLE_NAME_MAX)]
+# The schema's maxLength bounds the raw text before any work is done on it. A player's
+# name is a request's only (join, queue, play_now): given now. A table's is its stored
+# and sent options' too, so a new one's link is refused by create_table (CreateTable).
+PlayerName = Annotated[
+    str,
+    Field(max_length=PLAYER_NAME_MAX),
+    AfterValidator(wire_check(lambda text: given_name(text, PLAYER_NAME_MAX))),
+]
+TableName = Annotated[
+    str,
+    Field(max_length=TABLE_NAME_MAX),
+    AfterValidator(wire_check(lambda text: clean_name(text, TABLE_NAME_MAX))),
+]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, model_validator
+from pydantic import Field, TypeAdapter, field_validator, model_validator
 
-from ..names import PLAYER_NAME_MAX, PlayerName
+from ..names import PLAYER_NAME_MAX, PlayerName, refuse_link, wire_check
 from .actions import ActionModel
 from .base import (
     AiLevel,
@@ -82,6 +82,14 @@ class CreateTable(Request):
     type: Literal["create_table"] = "create_table"
     options: TableOptions = Field(default_factory=TableOptions)
     key: RequestKey | None = None
+
+    @field_validator("options")
+    @classmethod
+    def _no_link_in_name(cls, options: TableOptions) -> TableOptions:
+        """A new table's name holds no link (protocol/names.py); ``TableOptions`` is the
+        stored form too, where a name given before this rule still loads."""
+        wire_check(refuse_link)(options.name)
+        return options
 
 
 class Join(Request):

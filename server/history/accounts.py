@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from protocol.errors import BadName as NameRefused
-from protocol.names import PLAYER_NAME_MAX, clean_name
+from protocol.names import PLAYER_NAME_MAX, clean_name, refuse_link
 from protocol.skeletons import name_skeleton
 
 from .errors import BadAccountName, BadPassword, BadSession, NameTaken, WrongCredentials
@@ -76,13 +76,19 @@ def display_name(text: str) -> tuple[str, str]:
 
 
 def name_columns(text: str) -> tuple[str, str, str]:
-    """An account name's three columns: as shown, its key, its skeleton; or ``BadAccountName``.
-    (docs/DEPLOY.md: what an operator sets to rename an account.)
+    """A new account name's three columns: as shown, its key, its skeleton; or
+    ``BadAccountName``, a link among them (a name given now holds none: protocol/names.py;
+    ``display_name`` still finds an account named so before). (docs/DEPLOY.md: what an
+    operator sets to rename an account.)
 
     >>> name_columns("  Ｍarie ")
     ('Marie', 'marie', 'rnarie')
     """
     shown, key = display_name(text)
+    try:
+        refuse_link(shown)
+    except NameRefused as e:
+        raise BadAccountName(str(e)) from None
     return shown, key, name_skeleton(shown)
 
 

@@ -12,7 +12,7 @@ The rules (docs/PROTOCOL.md, section 17):
 - Spectators talk among themselves: said during a deal, their message is shown
   to spectators only (``spectators_only``); between deals, to everyone.
 - A guest reads but may write only after ``guest_deals`` played deals at the
-  table (a seat's); an account writes at once. Links are refused (``chat_links.py``).
+  table (a seat's); an account writes at once. Links are refused (``protocol/links.py``).
 - Each sender (``SenderLimits``): at most ``per_window`` messages in
   ``window_ms``; a message that repeats one of its last two is refused.
 
@@ -37,9 +37,9 @@ from typing import Any
 
 import engine
 from protocol import models as m
+from protocol.links import has_link
 
 from . import transitions as tr
-from .chat_links import has_link
 from .data import TableData
 from .refusals import TableRefused
 from .stored_events import name_of, table_event
@@ -51,7 +51,6 @@ __all__ = [
     "SentChat",
     "chat_refused",
     "check_mute_room",
-    "has_link",
     "reportable",
     "said",
     "shown_to",

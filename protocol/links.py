@@ -1,5 +1,7 @@
-"""The chat's link filter: whether a text holds a URL or a host name (docs/PROTOCOL.md,
-section 17, "No links").
+"""The link filter: whether a text holds a URL or a host name. Chat text
+(docs/PROTOCOL.md, section 17, "No links") and the names people give (a guest's, an
+account's, a table's: ``names.given_name``) are refused with one; both ask here, so what
+counts as a link is decided once.
 
 Theory of operation. The text is first read the way a browser or a resolver
 would: NFKC (full-width letters and the full-width and small full stops
@@ -16,6 +18,11 @@ U+FF0E, U+FF61) a plain dot. Then a link is any of:
   the game's languages (``fun . me too``, ``merci . de rien`` are sentences);
 - a bare IPv4 address (four dotted numbers: ``1.2.3.4``; ``3.5 points`` and
   ``10.5.3`` are not).
+
+Names with initials and titles pass (``Dr. Who``, ``J.R.R.``, ``Mr. T``,
+``Table 3.5``): a dot then a space, or a word that is no top-level domain. A
+dot glued to one is a host name, in a name too (``J.de Vries`` reads as
+``j.de``; ``J. de Vries`` passes).
 """
 
 from __future__ import annotations
