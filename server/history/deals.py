@@ -136,9 +136,9 @@ async def _store_one(conn: AsyncConnection, deal: FinishedDeal) -> bool:
         "sheet": deal.sheet,
         "started_at": deal.started_at,
         "finished_at": deal.finished_at,
-        "event_id": deal.event_id,
-        "event_deal": deal.event_deal,
     }
+    if deal.event_id is not None:  # named only for an event's deal, as leavers below
+        row |= {"event_id": deal.event_id, "event_deal": deal.event_deal}
     statement = _insert(conn, deals).values(row).on_conflict_do_nothing()
     inserted = (await conn.execute(statement)).rowcount == 1
     if inserted and deal.seats:
