@@ -33,22 +33,37 @@ class Kept(Raw):
         self.sent.append(frame)
 
 
-async def v2_table(codec: Codec = JSON) -> tuple[TableRuntime, list[Kept]]:
-    node = TableServices.alone(Settings(), MemoryStore())
-    data = TableData(table_id="t2", options=m.TableOptions(), created_ms=1)
-    await node.store.create(data)
-    runtime = TableRuntime(node, data)
-    readers = [Kept(seat, codec) for seat in (0, 1, 2, 3, None, None)]
-    for reader in readers:
-        await runtime.follow(reader)
-    for seat in range(4):
-        request = JoinRequest("", 0, seat)
-        await runtime.transact(lambda d, s, r=request: seating.join(d, s, r))  # type: ignore[misc]
-    return runtime, readers
+async def v2_table(codec: Codec, seed: int, actions: int) -> tuple[TableRuntime, list[Kept]]:
+    """Four seats and two spectators at a table whose deal lasts for ``actions`` random
+    actions drawn from ``random.Random(seed)``: the deal's cards are the table's own
+    (random), and one in a few hundred ends at once (a petit sec) or after four passes."""
+    while True:
+        node = TableServices.alone(Settings(), MemoryStore())
+        data = TableData(table_id="t2", options=m.TableOptions(), created_ms=1)
+        await node.store.create(data)
+        runtime = TableRuntime(node, data)
+        readers = [Kept(seat, codec) for seat in (0, 1, 2, 3, None, None)]
+        for reader in readers:
+            await runtime.follow(reader)
+        for seat in range(4):
+            request = JoinRequest("", 0, seat)
+            await runtime.transact(lambda d, s, r=request: seating.join(d, s, r))  # type: ignore[misc]
+        assert runtime.state is not None
+        if _lasts(runtime.state, seed, actions):
+            return runtime, readers
+
+
+def _lasts(state: engine.Deal, seed: int, actions: int) -> bool:
+    state, rng = state.copy(), random.Random(seed)
+    for _ in range(actions):
+        if state.is_over:
+            return False
+        engine.apply_in_place(state, engine.random_action(state, rng))
+    return not state.is_over
 
 
 async def test_each_reader_gets_one_frame_per_commit_and_the_public_one_is_shared() -> None:
-    runtime, readers = await v2_table()
+    runtime, readers = await v2_table(JSON, 2, 30)
     rng = random.Random(2)
     for _ in range(30):
         state = runtime.state
@@ -88,7 +103,7 @@ async def test_each_reader_gets_one_frame_per_commit_and_the_public_one_is_share
 async def test_a_frame_with_a_turn_or_a_re_is_the_codecs_own_encoding(codec: Codec) -> None:
     """The turn and the ``re`` are appended to the shared bytes of the events: the result
     is byte for byte what encoding the whole message gives, and a valid ``events``."""
-    runtime, readers = await v2_table(codec)
+    runtime, readers = await v2_table(codec, 5, 40)
     rng = random.Random(5)
     for _ in range(40):
         state = runtime.state
