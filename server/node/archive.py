@@ -180,8 +180,10 @@ def leavers(data: TableData) -> tuple[tuple[int, int], ...]:
 
 
 def may_rate(data: TableData) -> bool:
-    """False for a casual quick-play table: its deals are never rated (docs/RATINGS.md)."""
-    return data.options.name != CASUAL_TABLE
+    """False for a casual quick-play table and a duplicate event's table: their deals are
+    never rated (docs/RATINGS.md); an event's move its duplicate rating only, and a table
+    rating moved by them would show results the open event hides."""
+    return data.options.name != CASUAL_TABLE and data.duplicate is None
 
 
 def finished_table(data: TableData) -> FinishedTable:

@@ -10,6 +10,7 @@ closes (docs/DUPLICATE.md, "Who sees what, when"; docs/API.md).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -130,3 +131,33 @@ async def first_score_totals(player: Player) -> list[float]:
             if turn is not None:
                 action = random_choice(turn["legal"], player.rng)
                 await player.send({"type": "act", "action": action})
+
+
+async def test_an_events_deals_move_no_table_rating(tmp_path: Path) -> None:
+    """A tables event's deal that two accounts played (and two calibrated AI) was rated like
+    any table's: the profiles' ratings and the leaderboard moved with the deals' results
+    while the event hid them. An event's deals move its duplicate rating only
+    (docs/RATINGS.md), open or closed."""
+    async with history_app(tmp_path) as app:
+        url = f"ws://127.0.0.1:{app.port}/"
+        event_id = await new_event(app, 2, kind="tables")
+        ann, bob = await Player.sign_up(url, "Ann", 0), await Player.sign_up(url, "Bob", 1)
+        play = {"type": "duplicate_play", "event_id": event_id}
+        for player in (ann, bob):
+            await player.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
+        await ann.ask(play, "joined")
+        await bob.ask({**play, "table_id": ann.table_id}, "joined")
+        await ann.ask({"type": "start"}, "ack")
+        await asyncio.gather(ann.play_until_over(), bob.play_until_over())
+        archive = archive_of(app)
+        assert archive.duplicates is not None and archive.engine is not None
+        await archive.writer.flush()
+        await archive.duplicates.settled()
+        for phase in ("open", "closed"):
+            for player in (ann, bob):
+                status, profile = await http_get(app, f"/api/players/{player.account_id}")
+                unrated = {"value": 1500.0, "deals": 0, "provisional": True}
+                assert (status, profile["rating"]) == (200, unrated), phase
+            status, board = await http_get(app, "/api/leaderboard")
+            assert (status, board["players"]) == (200, []), phase
+            await end_event(archive.engine, event_id)
