@@ -133,18 +133,34 @@ export async function playAgain() {
   if (allAi) await createAndJoin(options, true);
 }
 
-/** Answer the rematch of a finished table: accepted, this page follows the new table. */
+/**
+ * Answer the rematch of a finished table: accepted, this page follows the new table.
+ * The answer is shown at once (no button to click twice); a refusal with rematch_closed
+ * (the offer closed in a way this table's events could not tell, e.g. a player started
+ * the new table) is said on the sheet, not as an error.
+ */
 export async function rematch(accept) {
-  const options = { ...(app.table?.summary.options || {}) };
+  const table = app.table;
+  const said = table ? table.rematchAnswer : null;
+  if (!table || said === true || said === accept) return; // said already (an accept is final)
+  const options = { ...(table.summary.options || {}) };
+  dispatch("rematchAnswer", accept);
+  renderTable();
   try {
     if (!accept) {
-      app.net.send({ type: "rematch", accept: false });
-      return;
+      await app.net.request({ type: "rematch", accept: false }, ["ack"]);
+      return; // the rematch event tells the table; the answer stays shown
     }
     const joined = await app.net.request({ type: "rematch", accept: true }, ["joined"]);
     enterTable(joined.table_id, joined.seat, joined.token, null, options);
   } catch (err) {
-    toast(errorText(err));
+    if (app.table !== table) return; // the page went elsewhere meanwhile
+    if (err && err.code === "rematch_closed") dispatch("rematchClosed");
+    else {
+      dispatch("rematchAnswer", said); // not taken: the answer before stands
+      toast(errorText(err));
+    }
+    renderTable();
   }
 }
 

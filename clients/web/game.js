@@ -62,6 +62,8 @@ export function newTable(tableId = null, mySeat = null) {
     /** @type {Record<number, any[]>} */
     ratings: {}, // deal number -> each rated seat's rating before and after (the sheet)
     rematch: /** @type {any} */ (null), // the latest rematch event of a finished table
+    rematchAnswer: /** @type {boolean | null} */ (null), // what this page answered, before the server tells the table
+    rematchClosed: false, // the server refused an answer with rematch_closed: the offer closed unseen here
   };
 }
 

@@ -91,20 +91,43 @@ function ratingsHTML(current, entry) {
   return html`<h3>${t("sheet.rating")}</h3><table class="grid ratings" data-field="ratings"><tbody>${rows}</tbody></table>`;
 }
 
-/** At a finished table with other humans: the rematch, and who accepted it so far. */
-function rematchHTML(table) {
-  const humans = table.summary.seats.filter((s) => s.occupant === "human").length;
-  if (table.seat === null || humans < 2) return null;
+/** A line of the rematch panel. */
+function rematchLine(key, vars = {}) {
+  return html`<span class="muted small" data-field="rematch-status">${t(key, vars)}</span>`;
+}
+
+/**
+ * Why the rematch offer takes no answer from this seat any more (a sheet key), or null
+ * while it is open to it. Closed: this seat accepted (final), every human seat answered,
+ * the new table started, the offer timed out, or the server said so (rematch_closed).
+ */
+function rematchClosedKey(table, humans) {
   const offer = table.rematch;
+  if (table.rematchAnswer === true || (offer && offer.accepted.includes(table.seat))) return "sheet.rematchWaiting";
   if (offer && offer.timed_out && offer.timed_out.length) {
-    // Closed on time: whoever had not answered is told, and may not answer any more.
-    const key = offer.timed_out.includes(table.seat) ? "sheet.rematchMissed" : "sheet.rematchClosed";
-    return html`<span class="muted small" data-field="rematch-status">${t(key)}</span>`;
+    if (offer.timed_out.includes(table.seat)) return "sheet.rematchMissed";
+    return offer.started ? "sheet.rematchClosed" : "sheet.rematchOver";
   }
+  const answered = offer ? humans.every((s) => offer.accepted.includes(s) || offer.declined.includes(s)) : false;
+  if (offer && offer.started) return "sheet.rematchStarted";
+  if (answered) return "sheet.rematchNobody";
+  return table.rematchClosed ? "sheet.rematchOver" : null;
+}
+
+/** At a finished table with other humans: the rematch, who accepted it so far, and the
+ * answers this seat may still give (none once the offer is closed to it). */
+function rematchHTML(table) {
+  const humans = table.summary.seats.filter((s) => s.occupant === "human").map((s) => s.seat);
+  if (table.seat === null || humans.length < 2) return null;
+  const closed = rematchClosedKey(table, humans);
+  if (closed) return rematchLine(closed);
+  const offer = table.rematch;
   const names = offer ? offer.accepted.map((s) => table.summary.seats[s]?.name || "").filter(Boolean).join(", ") : "";
-  const said = names ? html`<span class="muted small" data-field="rematch-status">${t("sheet.rematchAsked", { names })}</span>` : "";
-  const no = offer && offer.accepted.length ? html`<button type="button" class="btn" data-action="rematch-no">${t("sheet.rematchNo")}</button>` : "";
-  return html`${said}${no}<button type="button" class="btn primary" data-action="rematch">${t("sheet.rematch")}</button>`;
+  const declined = table.rematchAnswer === false || (offer && offer.declined.includes(table.seat));
+  const said = names ? rematchLine("sheet.rematchAsked", { names }) : "";
+  const mine = declined ? rematchLine("sheet.rematchDeclined") : "";
+  const no = offer && offer.accepted.length && !declined ? html`<button type="button" class="btn" data-action="rematch-no">${t("sheet.rematchNo")}</button>` : "";
+  return html`${said}${mine}${no}<button type="button" class="btn primary" data-action="rematch">${t("sheet.rematch")}</button>`;
 }
 
 /** The sheet dialog for a history entry, with what comes next. */

@@ -160,6 +160,15 @@ const ACTIONS = {
   ready(s) {
     s.table.ready = true;
   },
+  /** @param {State} s @param {boolean | null} accept  this page's rematch answer, sent (null: it failed) */
+  rematchAnswer(s, accept) {
+    s.table.rematchAnswer = accept;
+  },
+  /** The server said the rematch offer closed (rematch_closed): no answer may be sent any more. */
+  rematchClosed(s) {
+    s.table.rematchClosed = true;
+    s.table.rematchAnswer = null;
+  },
   /** @param {State} s @param {any} review  the deal review asked for last (review.js) */
   review(s, review) {
     s.review = review;
