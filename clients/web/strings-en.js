@@ -342,7 +342,7 @@ export default {
   "reason.illegal_poignee": "That poignée is not allowed.",
 
   // The players page (players.html): accounts, history, the deal viewer.
-  "error.bad_name": "That name is not allowed (a control or invisible character, or too long).",
+  "error.bad_name": "That name is not allowed (a control or invisible character, a link, or too long).",
   "error.name_taken": "That name is taken.",
   "error.bad_password": "The password needs 8 to 128 characters.",
   "error.wrong_credentials": "Wrong name or password.",

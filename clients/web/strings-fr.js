@@ -344,7 +344,7 @@ export default {
   "reason.illegal_poignee": "Cette poignée n’est pas permise.",
 
   // The players page (players.html): accounts, history, the deal viewer.
-  "error.bad_name": "Ce nom n'est pas permis (caractère de contrôle ou invisible, ou trop long).",
+  "error.bad_name": "Ce nom n'est pas permis (caractère de contrôle ou invisible, lien, ou trop long).",
   "error.name_taken": "Ce nom est déjà pris.",
   "error.bad_password": "Le mot de passe doit avoir de 8 à 128 caractères.",
   "error.wrong_credentials": "Nom ou mot de passe incorrect.",

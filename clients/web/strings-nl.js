@@ -344,7 +344,7 @@ export default {
   "reason.illegal_poignee": "Die poignée is niet toegestaan.",
 
   // The players page (players.html): accounts, history, the deal viewer.
-  "error.bad_name": "Die naam mag niet (een stuur- of onzichtbaar teken, of te lang).",
+  "error.bad_name": "Die naam mag niet (een stuur- of onzichtbaar teken, een link, of te lang).",
   "error.name_taken": "Die naam is al bezet.",
   "error.bad_password": "Het wachtwoord heeft 8 tot 128 tekens nodig.",
   "error.wrong_credentials": "Verkeerde naam of wachtwoord.",
