@@ -32,9 +32,13 @@ _OF_RESULT = (
 def upgrade() -> None:
     op.add_column("deals", sa.Column("event_id", sa.Integer, nullable=True))
     op.add_column("deals", sa.Column("event_deal", sa.Integer, nullable=True))
+    # Only the deals that have results: an UPDATE of every row would write a new version
+    # of each on PostgreSQL (a table as large as the history, locked meanwhile).
     op.execute(
         f"UPDATE deals SET event_id = ({_OF_RESULT.format(column='r.event_id')}),"
         f" event_deal = ({_OF_RESULT.format(column='r.deal_index')})"
+        " WHERE EXISTS (SELECT 1 FROM duplicate_results AS r"
+        " WHERE r.table_id = deals.table_id AND r.deal_number = deals.deal_number)"
     )
 
 
