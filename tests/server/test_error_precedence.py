@@ -214,11 +214,12 @@ async def test_a_msgpack_bin_value_is_read_as_its_utf8_string(url: str) -> None:
 
 async def test_a_msgpack_map_with_bin_keys_is_bad_frame(url: str) -> None:
     client = await WireClient.open(url, "msgpack")
-    for data in ({b"type": b"ping"}, {"type": "ping", b"id": 1}):
+    for data in ({b"type": b"ping"}, {"type": "ping", b"id": 1}, {"type": "ping", 1: 2}):
         await client.send_raw(msgpack.packb(data, use_bin_type=True))
         error = await client.recv()
         assert error["code"] == "bad_frame", (data, error)
-        assert error["message"] == "cannot decode the frame: a map key that is not a string"
+        assert error["message"].startswith("cannot decode the frame: "), error
+        assert ("a map key that is not a string" in error["message"]) == (1 not in data)
     # Deeper, the message's schema refuses it, and no table is made with default options.
     inner = {"type": "create_table", "options": {b"name": "x"}}
     await client.send_raw(msgpack.packb(inner, use_bin_type=True))
