@@ -35,6 +35,7 @@ from sqlalchemy import (
     UniqueConstraint,
     or_,
     select,
+    update,
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -161,6 +162,8 @@ async def block(
     except BadAccountName:
         raise UnknownPlayer(f"no account is named {name!r}") from None
     async with reachable(), engine.begin() as conn:
+        if limit is not None:
+            await _lock_account(conn, blocker_id)
         found = (
             await conn.execute(
                 select(accounts.c.id, accounts.c.name).where(accounts.c.name_key == key)
@@ -173,6 +176,20 @@ async def block(
         row = {"blocker_id": blocker_id, "blocked_id": found.id, "blocked_at": _now()}
         await conn.execute(_insert(conn, blocks).values(row).on_conflict_do_nothing())
     return int(found.id), str(found.name)
+
+
+async def _lock_account(conn: AsyncConnection, account_id: int) -> None:
+    """Hold the account's row until the transaction ends, so that two of its mutes (or
+    blocks) at once count its rows one after the other: else each sees one row short of
+    the limit (READ COMMITTED) and both are kept. PostgreSQL locks the row; SQLite's
+    driver begins a transaction at its first write only (a read before it is on its own),
+    so there a write comes first, which takes the database's write lock."""
+    if conn.dialect.name == "postgresql":
+        query = select(accounts.c.id).where(accounts.c.id == account_id).with_for_update()
+        await conn.execute(query)
+    else:
+        same = update(accounts).where(accounts.c.id == account_id).values(id=accounts.c.id)
+        await conn.execute(same)
 
 
 async def _room_for_block(
@@ -224,6 +241,7 @@ async def mute(
         return
     async with reachable(), engine.begin() as conn:
         if limit is not None:
+            await _lock_account(conn, muter_id)
             query = select(mutes.c.name_key).where(mutes.c.muter_id == muter_id)
             kept = set((await conn.execute(query)).scalars())
             new = [key for key in keys if key not in kept]
