@@ -53,11 +53,14 @@ class ConnectionQueuer:
         return connection is None or connection.state.phase is cs.ConnectionPhase.CLOSED
 
     async def take_seat(self, token: str) -> None:
-        """Sit with the seat's token, as a ``resume`` does: ``joined``, then the events."""
+        """Sit with the seat's token, as a ``resume`` does: ``joined``, then the events.
+        From the lobby only, as its ``ready`` was: a connection that went to a table
+        meanwhile (a watch too, which a ``resume`` would end) is refused, and the seat
+        is the AI's (``QuickPlay._take``)."""
         connection = self.connection
         if connection is None or self.closed:
-            return
-        cs.check_accepts(connection.state, "resume")  # not while it holds another seat
+            raise tr.TableRefused("not_seated", "the connection closed before its seat")
+        cs.check_accepts(connection.state, "ready")
         await connection._resume(token, None, None)
 
 

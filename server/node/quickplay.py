@@ -314,9 +314,7 @@ class QuickPlay:
                 continue
             queuer = waiting.queuer
             if found.seating is not None:
-                await self._leave(ticket_id)
-                queuer.send(self._status("idle", None, None, reason="seated"))
-                await self._take(queuer, found.seating)
+                await self._seated(waiting)
             elif not found.present:
                 self.mine.pop(ticket_id, None)
                 queuer.send(self._status("idle", None, None, reason="not_ready"))
@@ -337,6 +335,24 @@ class QuickPlay:
             mode=ticket.mode,  # type: ignore[arg-type]
             deals=ticket.deals,
         )
+
+    async def _seated(self, waiting: Waiting) -> None:
+        """The matcher gave the ticket a seat: out of the queue, and to the seat. The
+        seat is the one the cancel returns (None: a cancel or withdraw meanwhile took it
+        and gave it up); a withdraw or cancel made while ours was on its way found
+        nothing to give up, so the seat is given up here."""
+        ticket_id = waiting.ticket.ticket_id
+        seating = (await self._store(self.tickets.cancel([ticket_id]))).get(ticket_id)
+        if self.mine.get(ticket_id) is not waiting:  # went elsewhere, cancelled, or closed
+            if seating is not None:
+                await self.matchmaker.release([seating])
+            return
+        del self.mine[ticket_id]
+        if seating is None:  # the matcher ended the ticket meanwhile (its lease ran out)
+            waiting.queuer.send(self._status("idle", None, None, reason="not_ready"))
+            return
+        waiting.queuer.send(self._status("idle", None, None, reason="seated"))
+        await self._take(waiting.queuer, seating)
 
     async def _take(self, queuer: Queuer, seating: Seating) -> None:
         if queuer.closed:  # gone since its last tick: nobody will take the seat

@@ -174,3 +174,23 @@ async def test_a_seat_given_after_the_player_left_the_queue_is_the_ai_s(manual: 
         r.table_id for r in manual.node.runtimes.values() if r.data.options.name.startswith("Quick")
     ]
     await _others_seated(manual, clients[1:], table_id)
+
+
+async def test_a_seat_read_as_the_player_went_to_watch_is_the_ai_s(manual: App) -> None:
+    """The node read the first player's seat and left the queue for it; before it took
+    the seat, the player started watching another table (its withdraw found nothing to
+    give up): the seat is the AI's, the watcher stays a watcher."""
+    quickplay = manual.node.quickplay
+    clients, table_id = await _seated_by_the_matcher(manual)
+    first = clients[0]
+    ((ticket_id, waiting),) = [(t, w) for t, w in quickplay.mine.items() if w.ticket.name == "P0"]
+    seating = await quickplay._leave(ticket_id)  # what the tick's news reading does first
+    assert seating is not None and seating.table_id == table_id
+    side = await side_table(first)
+    await first.request({"type": "watch", "table_id": side}, "watching")
+    await quickplay._take(waiting.queuer, seating)
+    await first.request({"type": "ping", "id": "p"}, "pong")
+    assert not [m for m in first.received if m["type"] == "joined"]
+    connection = waiting.queuer.connection  # type: ignore[attr-defined]
+    assert connection.state.table.table_id == side and connection.state.seat is None
+    await _others_seated(manual, clients[1:], table_id)
