@@ -30,7 +30,44 @@ T = TypeVar("T")
 
 class MutedNames(set[str]):
     """The names (case-folded) an account muted, one set shared by its connections on a
-    node (a set that a ``WeakValueDictionary`` may hold)."""
+    node (a set that a ``WeakValueDictionary`` may hold). ``changes`` counts the changes
+    made to it: a sign-in reading the history can tell a mute or unmute made meanwhile."""
+
+    changes = 0
+
+
+def _counted(name: str) -> object:
+    # Every way a set changes in place counts, whoever changes it (chat_requests adds and
+    # discards; a missed one would let a sign-in's older read undo that change).
+    inherited = getattr(set, name)
+
+    def counted(self: MutedNames, *args: object) -> object:
+        self.changes += 1
+        return inherited(self, *args)
+
+    return counted
+
+
+for _name in (
+    "add",
+    "discard",
+    "remove",
+    "pop",
+    "clear",
+    "update",
+    "difference_update",
+    "intersection_update",
+    "symmetric_difference_update",
+    "__ior__",
+    "__isub__",
+    "__iand__",
+    "__ixor__",
+):
+    setattr(MutedNames, _name, _counted(_name))
+
+# How many times a sign-in reads the account's mutes while its other connections here keep
+# changing them (each read is applied only if nothing changed during it).
+_MUTE_READS = 3
 
 
 # (node, account) -> the account's mutes, while a connection of it is open on the node: a
@@ -169,32 +206,39 @@ class Signing:
             stored = await hidden_accounts(archive.engine, account_id)
         except DatabaseUnavailable:
             return shared  # read again at the next sign-in
-        shared.clear()
+        # Added to, never replaced: nothing removes a block, and one made on another
+        # connection while this read was on its way is in the set but maybe not in ``stored``.
         shared |= stored
         return shared
 
     async def _muted(self, account_id: int) -> set[str]:
         """The account's mutes (shared with its other connections here), read from the
-        history; those this connection made before it signed in are kept for the account."""
+        history; those this connection made before it signed in are kept for the account,
+        as many as fit under ``chat_mutes_max``."""
         from server.history import DatabaseUnavailable, mute, muted_names
 
         key = (self.node.settings.node_id, account_id)
         shared = _SHARED_MUTES.get(key)
         if shared is None:
             shared = _SHARED_MUTES[key] = MutedNames()
-        shared |= self.muted
+        limit = self.node.settings.chat_mutes_max
         archive = self.node.archive
         if archive is None or archive.engine is None:
-            return shared
+            return _carried(shared, self.muted, limit)
         try:
-            limit = self.node.settings.chat_mutes_max
             await mute(archive.engine, account_id, self.muted, limit, partial=True)
-            stored = await muted_names(archive.engine, account_id)
+            for _ in range(_MUTE_READS):
+                seen = shared.changes
+                stored = await muted_names(archive.engine, account_id)
+                # A mute or unmute on another connection meanwhile is in the history, maybe
+                # after this read: the stored names replace the set only if none came.
+                if shared.changes == seen:
+                    shared &= stored
+                    shared |= stored
+                    return shared
         except DatabaseUnavailable:
-            return shared  # read again at the next sign-in
-        shared.clear()
-        shared |= stored
-        return shared
+            pass  # read again at the next sign-in
+        return _carried(shared, self.muted, limit)
 
     async def held(self) -> list[m.HeldSeat]:
         """The seats the account holds at tables not finished, on any node."""
@@ -209,6 +253,14 @@ class Signing:
             for t in tables
         ]
         return [m.HeldSeat(table_id=t, seat=s) for t, s in held_seats(current, self.account.id)]
+
+
+def _carried(shared: MutedNames, guest: set[str], limit: int) -> MutedNames:
+    """A guest's mutes carried into the account's set without the history: those that fit
+    under ``limit``, picked as the history picks them (sorted)."""
+    room = max(0, limit - len(shared))
+    shared.update(sorted(guest - shared)[:room])
+    return shared
 
 
 async def _quietly_out(accounts: Accounts, token: str) -> None:
