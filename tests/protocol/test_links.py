@@ -24,6 +24,8 @@ from protocol.names import clean_name, given_name
         "cheat(dot)org",
         "discord.gg/abc",
         "tarot.fr/play",
+        "spam_site.com",  # a host name glued to a word: found from where its run starts
+        "caf\u00e9site.com",
     ],
 )
 def test_links_are_found(text: str) -> None:
@@ -134,3 +136,49 @@ def test_a_name_given_with_a_link_is_refused_one_cleaned_before_is_not(name: str
     with pytest.raises(BadName, match="holds a link"):
         given_name(name, 60)
     assert clean_name(name, 60)  # a stored name, a name to mute or ban: still a name
+
+
+# Long runs of what a host name or a scheme is made of: read once each (every pattern is
+# anchored at the start of its run), and still found where the link ends them.
+LONG = 2000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * LONG,
+        "a-" * (LONG // 2),
+        "ab-cd+ef." * (LONG // 9),
+        "w" * LONG,
+        "1." * (LONG // 2),
+        "a " * (LONG // 2),
+        "a" * LONG + ".5 points",
+        "a-" * (LONG // 2) + " . dot",
+    ],
+    ids=lambda t: f"{t[:12]}...({len(t)})",
+)
+def test_long_runs_without_a_link_are_not_links(text: str) -> None:
+    assert not has_link(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * LONG + "://x",
+        "1" * LONG + "a://x",  # a scheme may hold digits; it starts with a letter
+        "+-." + "a" * LONG + "://x",
+        "a-" * (LONG // 2) + "a.com",
+        "-" + "a" * LONG + ".net",
+        "x" * LONG + " . ru",
+        "w" * LONG + " www.x",
+        "caf\u00e9s-" + "a" * LONG + ".com",
+    ],
+    ids=lambda t: f"{t[:12]}...({len(t)})",
+)
+def test_long_runs_ending_in_a_link_are_links(text: str) -> None:
+    assert has_link(text)
+
+
+def test_a_scheme_needs_a_letter_in_the_run_before_its_colon() -> None:
+    assert not has_link("123+.-://x")
+    assert has_link("9+a://x")
