@@ -61,10 +61,21 @@ _TABLE_ID: TypeAdapter[str] = TypeAdapter(TableId)
 
 def invite_code(text: str) -> str:
     """A private table's invite code, as long as ``join`` takes (``Join.invite``)."""
-    most = next(c.max_length for c in m.Join.model_fields["invite"].metadata)
-    if not 0 < len(text) <= most:
-        raise argparse.ArgumentTypeError(f"an invite code has 1-{most} characters, not {len(text)}")
+    least, most = _length_bounds(m.Join, "invite")
+    if not least <= len(text) <= most:
+        raise argparse.ArgumentTypeError(
+            f"an invite code has {least}-{most} characters, not {len(text)}"
+        )
     return text
+
+
+def _length_bounds(model: type[BaseModel], field: str) -> tuple[int, int]:
+    """The least (one if it says none) and the most characters a wire model's text field
+    takes, whichever of its constraints says so."""
+    metadata = model.model_fields[field].metadata
+    least = max([1, *(c.min_length for c in metadata if hasattr(c, "min_length"))])
+    most = min(c.max_length for c in metadata if hasattr(c, "max_length"))
+    return least, most
 
 
 def player_name(text: str) -> str:

@@ -7,8 +7,11 @@ import socket
 from pathlib import Path
 
 import pytest
+from annotated_types import MinLen
 
+from cli.argtypes import invite_code
 from cli.main import main
+from protocol import models as m
 
 
 @pytest.mark.parametrize(
@@ -108,6 +111,23 @@ def test_a_bad_value_is_a_usage_error_naming_its_flag(
     last = err.strip().splitlines()[-1]
     assert f"argument {flag}" in last and says in last, err
     assert "Traceback" not in err
+
+
+def test_an_invite_code_s_bounds_come_from_join_whatever_else_it_constrains(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Join.invite may gain a least length (or another constraint) before its most: the
+    # flag takes the one that says how long a code may be, and the least one too.
+    field = m.Join.model_fields["invite"]
+    monkeypatch.setattr(field, "metadata", [MinLen(4), *field.metadata])
+    argv = ["bot", "--table", "abc", "--policy", "ai:random", "--invite"]
+    for code, says in (("x" * 65, "4-64 characters, not 65"), ("xyz", "4-64 characters, not 3")):
+        with pytest.raises(SystemExit) as exit_:
+            main([*argv, code])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err, err
+    assert invite_code("abcd") == "abcd"
 
 
 def test_a_bot_with_no_server_there_says_so_and_fails(
