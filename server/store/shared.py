@@ -13,6 +13,7 @@ event's entrant plays at one table: ``server/node/duplicates.py``).
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
@@ -66,6 +67,9 @@ class MemoryShared:
         self._decisions = Decisions()
         self._online: dict[str, tuple[int, float]] = {}
         self._claims: dict[str, tuple[str, float]] = {}  # name -> holder, until (monotonic)
+        # (until, name) of each claim made, soonest first: the run-out ones are dropped at
+        # the next claim (one a name is asked again or let go of may be listed after it).
+        self._claims_due: list[tuple[float, str]] = []
 
     async def decisions(self) -> Decisions:
         now = time.time()
@@ -91,11 +95,23 @@ class MemoryShared:
 
     async def claim(self, name: str, holder: str, ttl_ms: int) -> str:
         now = time.monotonic()
+        self._forget_claims(now)
         held = self._claims.get(name)
-        if held is not None and held[1] > now:
+        if held is not None:
             return held[0]
-        self._claims[name] = (holder, now + ttl_ms / 1000)
+        until = now + ttl_ms / 1000
+        self._claims[name] = (holder, until)
+        heapq.heappush(self._claims_due, (until, name))
         return holder
+
+    def _forget_claims(self, now: float) -> None:
+        """Drop the claims run out (a claim no one asks for again would stay for ever)."""
+        due = self._claims_due
+        while due and due[0][0] <= now:
+            until, name = heapq.heappop(due)
+            held = self._claims.get(name)
+            if held is not None and held[1] == until:
+                del self._claims[name]
 
     async def release(self, name: str, holder: str) -> None:
         held = self._claims.get(name)
