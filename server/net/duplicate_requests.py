@@ -122,7 +122,7 @@ async def _play(conn: Requester, play: m.DuplicatePlay) -> None:
         # One table per entrant and deal, whoever asks: a second ask finds the first's.
         runtime = await duplicates.robot_table(stored, entry, index)
         _check_not_played(runtime, index)
-        change = await _seat(conn, runtime, entry)
+        change, _ = await _seat(conn, runtime, entry)
     elif index > 0:
         raise TableRefused(
             "already_entered", f"you have played in event {stored.id} at a table already"
@@ -171,13 +171,22 @@ async def _seat_at_event_table(
             raise TableRefused(
                 "duplicate_table", f"table {play.table_id} plays no deal of event {stored.id}"
             )
-    change = await _seat(conn, runtime, entry)
-    other = await duplicates.claim(stored, entry, account_id, runtime.table_id)
-    if other is not None:
-        await _give_back(runtime, change)
-        raise TableRefused(
-            "already_entered", f"you play event {stored.id} at table {other}, not another"
-        )
+    # The fourth seat taken does not start the table yet: if the claim is refused, or
+    # anything fails before the connection follows the seat, the seat goes back to a
+    # table still waiting, and the entry plays nowhere but at the table it claimed.
+    change, fresh = await _seat(conn, runtime, entry, hold_start=True)
+    try:
+        other = await duplicates.claim(stored, entry, account_id, runtime.table_id)
+        if other is not None:
+            raise TableRefused(
+                "already_entered", f"you play event {stored.id} at table {other}, not another"
+            )
+        started = await runtime.transact(lambda d, s: seating.start_if_full(d, s, now_ms()))
+    except BaseException:
+        if fresh:  # a seat the account held before this ask stays its own
+            await _give_back(runtime, change)
+        raise
+    change.data = started.data
     return runtime, change
 
 
@@ -230,7 +239,11 @@ async def _back_to_table(
     return True
 
 
-async def _seat(conn: Requester, runtime: TableRuntime, entry: int) -> tr.Change:
+async def _seat(
+    conn: Requester, runtime: TableRuntime, entry: int, hold_start: bool = False
+) -> tuple[tr.Change, bool]:
+    """The entrant's seat at ``runtime``'s table; and whether it is a new one (not a seat
+    the account held there already, taken back)."""
     account = conn.signing.account
     request = JoinRequest(
         name=account.name if account is not None else "",
@@ -239,16 +252,22 @@ async def _seat(conn: Requester, runtime: TableRuntime, entry: int) -> tr.Change
         node=conn.node.settings.node_id,
         account_id=conn.signing.account_id,
         entry=entry,
+        hold_start=hold_start,
     )
+    fresh = True
 
     def seat_and_start(data: TableData, state: engine.Deal | None) -> tr.Change:
+        nonlocal fresh
+        account_id = request.account_id
+        fresh = account_id is None or seating.seat_of_account(data, account_id) is None
         change = seating.join(data, state, request)  # the account's seat back, if it has one
         robot = data.duplicate is not None and data.duplicate.kind == "robot"
         if robot and change.data.status == "waiting":
             tr.start_series(change, request.now_ms)  # alone with the AI: at once
         return change
 
-    return await runtime.transact(seat_and_start)
+    change = await runtime.transact(seat_and_start)
+    return change, fresh
 
 
 async def _settled(conn: Requester) -> None:

@@ -41,6 +41,9 @@ class JoinRequest:
     account_id: int | None = None  # the account signed in on the connection
     key: str | None = None  # the client's idempotency key (PROTOCOL.md, "Retries")
     entry: int | None = None  # a duplicate event's entry, seated by ``duplicate_play``
+    # The fourth seat taken does not start the table: the request has more to confirm
+    # first (``start_if_full`` then), and a seat given back must find the table waiting.
+    hold_start: bool = False
 
 
 def join(data: TableData, state: engine.Deal | None, request: JoinRequest) -> tr.Change:
@@ -113,7 +116,17 @@ def _take_free_seat(
     change = tr.Change(seated, state, seated=(seat, token))
     tr.seat_changed(change, seat)
     if data.status == "waiting" and all(s.occupant == "human" for s in seats):
-        tr.start_series(change, request.now_ms)
+        if not request.hold_start:
+            tr.start_series(change, request.now_ms)
+    return change
+
+
+def start_if_full(data: TableData, state: engine.Deal | None, now_ms: int) -> tr.Change:
+    """Start a waiting table every seat of which a human holds (the start a ``hold_start``
+    join left for later); any other table as it is."""
+    change = tr.Change(data, state)
+    if data.status == "waiting" and all(s.occupant == "human" for s in data.seats):
+        tr.start_series(change, now_ms)
     return change
 
 
@@ -175,8 +188,16 @@ def give_back(
     data: TableData, state: engine.Deal | None, seat: int, session: int, now_ms: int
 ) -> tr.Change:
     """Give back a seat a request took (session ``session``) when the rest of the request
-    was refused after all (a rematch's old table, a duplicate entrant's other table); a
-    table that started since keeps its player, who may resume the seat."""
-    if data.status != "waiting" or data.seats[seat].session != session:
+    was refused after all (a rematch's old table, a duplicate entrant's other table). Such
+    a request holds the start back (``hold_start``), but a player there may have started
+    the table meanwhile: the seat goes all the same (the AI's then), and at a duplicate
+    table its entry with it, so the AI plays it for nobody; nor is the player rated as
+    one who left a deal (it was refused, it never played). A seat resumed since (a newer
+    session) or a finished table is left as it is."""
+    was = data.seats[seat]
+    if data.status == "finished" or was.session != session or was.occupant != "human":
         return tr.Change(data, state)
-    return tr.leave(data, state, seat, now_ms, session)
+    change = tr.leave(with_entry(data, seat, None), state, seat, now_ms, session)
+    kept = {"left_account_id": was.left_account_id, "left_deal": was.left_deal}
+    change.data = change.data.model_copy(update={"seats": change.data.with_seat(seat, **kept)})
+    return change

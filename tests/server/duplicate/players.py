@@ -67,6 +67,21 @@ async def new_event(app: App, deals: int, kind: str = "robot", name: str = "Test
     return await create_event(app.node.archive.engine, event)
 
 
+async def entrants(app: App, event_id: int, *names: str, first_seed: int = 1) -> list[Player]:
+    """Players signed up on ``app`` as ``names`` (random seeds ``first_seed``, the next...),
+    each entered in the event."""
+    url = f"ws://127.0.0.1:{app.port}/"
+    players = []
+    for seed, name in enumerate(names, first_seed):
+        player = await Player.sign_up(url, name, seed)
+        entered = await player.ask(
+            {"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered"
+        )
+        player.entry_id = entered["event"]["entry_id"]
+        players.append(player)
+    return players
+
+
 @dataclass
 class Player:
     """One signed-up player over protocol 2 (``tarot.v2.json``)."""
@@ -75,6 +90,7 @@ class Player:
     name: str
     rng: random.Random
     account_id: int = 0
+    entry_id: int | None = None  # its entry in the event ``entrants`` entered it in
     seat: int | None = None
     table_id: str | None = None
     received: list[Message] = field(default_factory=list)

@@ -21,7 +21,7 @@ from server.history import end_event
 from server.node.archive import Archive
 
 from ..wire import random_choice
-from .players import Player, _events_and_turns, history_app, http_get, new_event
+from .players import Player, _events_and_turns, entrants, history_app, http_get, new_event
 
 
 def archive_of(app: App) -> Archive:
@@ -139,12 +139,9 @@ async def test_an_events_deals_move_no_table_rating(tmp_path: Path) -> None:
     while the event hid them. An event's deals move its duplicate rating only
     (docs/RATINGS.md), open or closed."""
     async with history_app(tmp_path) as app:
-        url = f"ws://127.0.0.1:{app.port}/"
         event_id = await new_event(app, 2, kind="tables")
-        ann, bob = await Player.sign_up(url, "Ann", 0), await Player.sign_up(url, "Bob", 1)
+        ann, bob = await entrants(app, event_id, "Ann", "Bob", first_seed=0)
         play = {"type": "duplicate_play", "event_id": event_id}
-        for player in (ann, bob):
-            await player.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
         await ann.ask(play, "joined")
         await bob.ask({**play, "table_id": ann.table_id}, "joined")
         await ann.ask({"type": "start"}, "ack")

@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 
 from server.app import App
+from server.table.seating import seat_of_account
 
 from ..conftest import REDIS_TEST_URL, flush
-from .players import Player, history_app, new_event
+from .players import Player, entrants, history_app, new_event
 
 
 async def second_connection(app: App, player: Player) -> Player:
@@ -68,20 +70,33 @@ async def test_two_connections_of_an_entrant_get_one_table(tmp_path: Path, kind:
         assert len(app.node.runtimes) == 1  # one table made for the entrant, no more
 
 
+async def seats_and_plans(app: App, player: Player, *table_ids: str) -> tuple[int, int]:
+    """How many of the tables (read from the store) seat ``player``'s account, and how many
+    plan its entry's results."""
+    seats = plans = 0
+    for table_id in table_ids:
+        data = await app.node.tables.store.load(table_id)
+        assert data is not None and data.duplicate is not None
+        seats += seat_of_account(data, player.account_id) is not None
+        plans += player.entry_id in data.duplicate.entries
+    return seats, plans
+
+
 async def test_a_tables_entrant_may_not_sit_at_its_table_and_another(tmp_path: Path) -> None:
+    """Ann asks for her own table and, on another connection at the same moment, for Bob's:
+    whichever answer comes first, she ends seated at one table, her entry planned at one
+    (a refused ask gives back the seat it took)."""
     async with history_app(tmp_path) as app:
-        url = f"ws://127.0.0.1:{app.port}/"
         event_id = await new_event(app, 2, kind="tables")
-        ann, bob = await Player.sign_up(url, "Ann", 1), await Player.sign_up(url, "Bob", 2)
+        ann, bob = await entrants(app, event_id, "Ann", "Bob")
         play = {"type": "duplicate_play", "event_id": event_id}
-        for player in (ann, bob):
-            await player.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
         await bob.ask(play, "joined")  # Bob's table, with a free seat
         again = await second_connection(app, ann)
         answers = await at_once([(ann, play), (again, {**play, "table_id": bob.table_id})])
         assert len(tables_of(answers)) == 1, answers
         refused = [a["code"] for a in answers if a["type"] == "error"]
         assert refused in ([], ["already_entered"]), answers
+        assert await seats_and_plans(app, ann, *app.node.runtimes) == (1, 1), answers
 
 
 @asynccontextmanager
@@ -119,11 +134,11 @@ async def test_a_tables_entrant_seated_on_one_node_is_refused_another_table_on_a
 ) -> None:
     async with two_nodes(tmp_path) as (a, b):
         event_id = await new_event(a, 2, kind="tables")
-        ann = await Player.sign_up(f"ws://127.0.0.1:{a.port}/", "Ann", 1)
-        bob = await Player.sign_up(f"ws://127.0.0.1:{b.port}/", "Bob", 2)
+        [ann], [bob] = (
+            await entrants(a, event_id, "Ann"),
+            await entrants(b, event_id, "Bob", first_seed=2),
+        )
         play = {"type": "duplicate_play", "event_id": event_id}
-        for player in (ann, bob):
-            await player.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
         await bob.ask(play, "joined")
         await ann.ask(play, "joined")  # Ann's own table, on node A
         on_b = await second_connection(b, ann)
@@ -134,12 +149,9 @@ async def test_a_tables_entrant_who_left_its_table_before_the_start_may_sit_else
     tmp_path: Path,
 ) -> None:
     async with history_app(tmp_path) as app:
-        url = f"ws://127.0.0.1:{app.port}/"
         event_id = await new_event(app, 2, kind="tables")
-        ann, bob = await Player.sign_up(url, "Ann", 1), await Player.sign_up(url, "Bob", 2)
+        ann, bob, carl = await entrants(app, event_id, "Ann", "Bob", "Carl")
         play = {"type": "duplicate_play", "event_id": event_id}
-        for player in (ann, bob):
-            await player.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
         await ann.ask(play, "joined")
         own = ann.table_id
         await ann.ask({"type": "leave"}, "left")
@@ -148,8 +160,6 @@ async def test_a_tables_entrant_who_left_its_table_before_the_start_may_sit_else
         await ann.ask(play, "joined")  # her own started without her: a new one
         assert ann.table_id not in (own, None)
         await ann.ask({"type": "leave"}, "left")
-        carl = await Player.sign_up(url, "Carl", 3)
-        await carl.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
         await carl.ask(play, "joined")
         await ann.ask({**play, "table_id": carl.table_id}, "joined")  # free to sit elsewhere
         assert ann.table_id == carl.table_id
@@ -159,12 +169,9 @@ async def test_a_seat_left_before_the_start_plays_for_nobody(tmp_path: Path) -> 
     """Ann sits at Bob's table and leaves it before it starts: the AI that takes her seat
     does not play for her entry, and she may play the event at another table."""
     async with history_app(tmp_path) as app:
-        url = f"ws://127.0.0.1:{app.port}/"
         event_id = await new_event(app, 2, kind="tables")
-        ann, bob = await Player.sign_up(url, "Ann", 1), await Player.sign_up(url, "Bob", 2)
+        ann, bob = await entrants(app, event_id, "Ann", "Bob")
         play = {"type": "duplicate_play", "event_id": event_id}
-        for player in (ann, bob):
-            await player.ask({"type": "duplicate_enter", "event_id": event_id}, "duplicate_entered")
         await bob.ask(play, "joined")
         bobs = bob.table_id
         await ann.ask({**play, "table_id": bobs}, "joined")
@@ -175,3 +182,78 @@ async def test_a_seat_left_before_the_start_plays_for_nobody(tmp_path: Path) -> 
         assert planned is not None and planned.entries[1] is None  # the AI's, nobody's yet
         await ann.ask(play, "joined")
         assert ann.table_id != bobs
+
+
+async def table_of(app: App, event_id: int, *names: str) -> str:
+    """A table of the event at which ``names``, entered now, sit (the first one's own)."""
+    first, *others = await entrants(app, event_id, *names, first_seed=10)
+    play = {"type": "duplicate_play", "event_id": event_id}
+    await first.ask(play, "joined")
+    assert first.table_id is not None
+    for player in others:
+        await player.ask({**play, "table_id": first.table_id}, "joined")
+    return first.table_id
+
+
+@pytest.mark.redis
+async def test_a_seat_the_claim_refuses_is_given_back_and_a_fourth_one_starts_nothing(
+    tmp_path: Path,
+) -> None:
+    """Ann started her table with Eve and left it in its first deal (Eve has not played,
+    the deal waits): that table plays her entry, and her claim names it. On node B, which
+    never seated her, she asks for the fourth seat of Bob's table: the claim refuses it
+    (``already_entered``). The join that filled Bob's table started it, and the seat could
+    not be given back: Bob's table played her entry a second time. Now it waits still,
+    the seat empty, her entry planned at her own table only."""
+    async with two_nodes(tmp_path) as (a, b):
+        event_id = await new_event(a, 2, kind="tables")
+        ann, eve = await entrants(a, event_id, "Ann", "Eve")
+        play = {"type": "duplicate_play", "event_id": event_id}
+        await ann.ask(play, "joined")
+        assert ann.table_id is not None
+        own = ann.table_id
+        await eve.ask({**play, "table_id": own}, "joined")
+        await ann.ask({"type": "start"}, "ack")
+        await ann.ask({"type": "leave"}, "left")
+        bobs = await table_of(b, event_id, "Bob", "Carl", "Dan")
+        on_b = await second_connection(b, ann)
+        assert await on_b.refused({**play, "table_id": bobs}) == "already_entered"
+        data = await b.node.tables.store.load(bobs)
+        assert data is not None and data.status == "waiting"
+        assert [s.occupant for s in data.seats] == ["human", "human", "human", "empty"]
+        assert await seats_and_plans(b, ann, own, bobs) == (0, 1)
+
+
+@pytest.mark.redis
+@pytest.mark.parametrize("seated", [1, 3])
+async def test_a_duplicate_play_the_store_fails_to_claim_leaves_no_seat(
+    tmp_path: Path, seated: int
+) -> None:
+    """The store fails as Ann's seat at Bob's table is claimed: Redis refuses that call
+    alone (the claim's key holds a hash: WRONGTYPE). The ask is refused (``unavailable``)
+    and used to leave her seat there, followed by no connection (the fourth one started
+    the table with it). It changes nothing now: Bob's table waits without her; once the
+    store answers, she sits there."""
+    await flush(REDIS_TEST_URL)
+    client: Redis = Redis.from_url(REDIS_TEST_URL)
+    try:
+        async with history_app(tmp_path, redis_url=REDIS_TEST_URL) as app:
+            event_id = await new_event(app, 2, kind="tables")
+            bobs = await table_of(app, event_id, *["Bob", "Carl", "Dan"][:seated])
+            [ann] = await entrants(app, event_id, "Ann")
+            claim = f"{{shared}}:claim:duplicate:{event_id}:{ann.entry_id}"
+            await client.hset(claim, "not", "a claim")
+            play = {"type": "duplicate_play", "event_id": event_id, "table_id": bobs}
+            assert await ann.refused(play) == "unavailable"
+            data = await app.node.tables.store.load(bobs)
+            assert data is not None and data.status == "waiting"
+            assert await seats_and_plans(app, ann, bobs) == (0, 0)
+            await client.delete(claim)
+            await ann.ask(play, "joined")
+            data = await app.node.tables.store.load(bobs)
+            assert data is not None
+            assert data.status == ("playing" if seated == 3 else "waiting")
+            assert await seats_and_plans(app, ann, bobs) == (1, 1)
+    finally:
+        await client.aclose()
+        await flush(REDIS_TEST_URL)
