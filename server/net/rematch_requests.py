@@ -10,7 +10,9 @@ answer that completes them starts the new table: the AI takes the seats left.
 Two tables, no transaction across them: an accept takes its seat at the new
 table first, then is written to the old one; if the old table refuses it (the
 offer closed meanwhile), the seat is given back, so a refused answer leaves
-both tables as they were.
+both tables as they were: the seat that fills the new table does not start it
+until the old table took the accept (``hold_start``), and one a player there
+started meanwhile goes to the AI.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ async def answer(conn: Requester, message: m.Rematch) -> None:
         acks.ack(cast("acks.Asker", conn), runtime, message.id, None)
     if rematch.starts(change.data):
         await start_rematch_table(new_runtime)
+    elif joined is not None:  # this accept filled the new table: it starts now it holds
+        await new_runtime.transact(lambda d, s: seating.start_if_full(d, s, now_ms()))
 
 
 async def _new_table(conn: Requester, data: TableData) -> str:
@@ -83,6 +87,7 @@ async def _sit_down(
         seat=seat,
         node=conn.node.settings.node_id,
         account_id=held.account_id,
+        hold_start=True,  # filling the new table starts it once the old one said yes
     )
     return await new_runtime.transact(lambda d, s: rematch.seat_at_new_table(d, s, request))
 
