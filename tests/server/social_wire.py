@@ -17,7 +17,7 @@ from server.app import App
 from server.node.archive import Archive
 from server.settings import Settings
 
-from .conftest import REDIS_TEST_URL, flush
+from .conftest import STORES, running_app
 from .wire import OPEN_CLIENTS, Message, WireClient
 
 PASSWORD = "correct horse battery"
@@ -86,21 +86,13 @@ async def settled(client: WireClient, marker: Any) -> None:
     await client.until(lambda m: m["type"] == "pong" and m.get("re") == marker)
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=STORES)
 async def node(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[App]:
     """A node with a history database (accounts), on the memory store and on Redis."""
-    redis_url = REDIS_TEST_URL if request.param == "redis" else None
-    if redis_url is not None:
-        await flush(redis_url)
-    settings = Settings(port=0, next_deal_seconds=30, lease_ms=600, redis_url=redis_url)
+    settings = Settings(port=0, next_deal_seconds=30, lease_ms=600)
     archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
-    running = await App.start(settings, archive=archive)
-    try:
+    async with running_app(request.param, settings, archive) as running:
         yield running
-    finally:
-        await running.stop(drain_seconds=0)
-        if redis_url is not None:
-            await flush(redis_url)
 
 
 def url_of(app: App) -> str:

@@ -11,26 +11,20 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from server.app import App
-from server.history import accounts
 from server.history.schema import rating_changes
 from server.node.archive import Archive
 from server.settings import QueueSettings, Settings
 
 from ...deal_seeds import deal_from, ordinary, where
 from ..conftest import REDIS_TEST_URL, flush
+from ..social_wire import player as signed_up
 from .test_quickplay import confirm, kind, v2
-from .test_rated_queue import _play_the_deal, signed_up
+from .test_rated_queue import _play_the_deal
 
-pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(autouse=True)
-def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
+pytestmark = [pytest.mark.redis, pytest.mark.usefixtures("cheaper_argon2")]
 
 
 async def start(db: str) -> App:

@@ -11,49 +11,29 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from argon2 import PasswordHasher
 
 from server.app import App
-from server.history import accounts
 from server.node.archive import Archive
 from server.settings import QueueSettings, Settings
 
-from ..conftest import REDIS_TEST_URL, flush
+from ..conftest import STORES, running_app
+from ..social_wire import player as signed_up
 from ..wire import WireClient
-from .test_quickplay import kind, v2
+from .test_quickplay import kind
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
+pytestmark = pytest.mark.usefixtures("cheaper_argon2")
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=STORES)
 async def node(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[App]:
-    redis_url = REDIS_TEST_URL if request.param == "redis" else None
-    if redis_url is not None:
-        await flush(redis_url)
     # Two humans may start (with two AI) after 1 s: a blocked pair alone would be a table.
     queue = QueueSettings(
         fill_three_seconds=1, fill_two_seconds=1, ready_seconds=5, tick_seconds=0.05
     )
     archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
-    settings = Settings(port=0, lease_ms=600, queue=queue, redis_url=redis_url)
-    running = await App.start(settings, archive=archive)
-    try:
+    settings = Settings(port=0, lease_ms=600, queue=queue)
+    async with running_app(request.param, settings, archive) as running:
         yield running
-    finally:
-        await running.stop(drain_seconds=0)
-        if redis_url is not None:
-            await flush(redis_url)
-
-
-async def signed_up(app: App, name: str) -> WireClient:
-    client = await v2(f"ws://127.0.0.1:{app.port}/")
-    await client.request({"type": "sign_up", "name": name, "password": PASSWORD}, "signed_in")
-    return client
 
 
 async def block(client: WireClient, name: str) -> None:

@@ -14,37 +14,23 @@ from server.app import App
 from server.clock import now_ms
 from server.settings import QueueSettings, Settings
 
-from ..conftest import REDIS_TEST_URL, flush
+from ..conftest import STORES, running_app
 from ..wire import Message, WireClient
 from .test_quickplay import FAST, kind, url_of, v2
 
 MANUAL = QueueSettings(tick_seconds=3600.0, ready_seconds=30.0)  # the test ticks
-STORES = ["memory", pytest.param("redis", marks=pytest.mark.redis)]
-
-
-async def _node(store: str, queue: QueueSettings) -> AsyncIterator[App]:
-    redis_url = REDIS_TEST_URL if store == "redis" else None
-    if redis_url is not None:
-        await flush(redis_url)
-    running = await App.start(Settings(port=0, lease_ms=600, redis_url=redis_url, queue=queue))
-    try:
-        yield running
-    finally:
-        await running.stop(drain_seconds=0)
-        if redis_url is not None:
-            await flush(redis_url)
 
 
 @pytest.fixture(params=STORES)
 async def quick(request: pytest.FixtureRequest) -> AsyncIterator[App]:
-    async for running in _node(request.param, FAST):
+    async with running_app(request.param, Settings(port=0, lease_ms=600, queue=FAST)) as running:
         yield running
 
 
 @pytest.fixture(params=STORES)
 async def manual(request: pytest.FixtureRequest) -> AsyncIterator[App]:
     """A node whose quick play moves only when the test calls ``tick``."""
-    async for running in _node(request.param, MANUAL):
+    async with running_app(request.param, Settings(port=0, lease_ms=600, queue=MANUAL)) as running:
         yield running
 
 

@@ -13,7 +13,7 @@ from websockets.asyncio.client import connect
 from server.app import App
 from server.settings import QueueSettings, Settings
 
-from ..conftest import REDIS_TEST_URL, flush
+from ..conftest import STORES, running_app
 from ..wire import OPEN_CLIENTS, Message, WireClient
 
 # Small waits: a test never waits the defaults' 45-60 s.
@@ -32,20 +32,10 @@ async def v2(url: str) -> WireClient:
     return client
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+@pytest.fixture(params=STORES)
 async def quick(request: pytest.FixtureRequest) -> AsyncIterator[App]:
-    redis_url = REDIS_TEST_URL if request.param == "redis" else None
-    if redis_url is not None:
-        await flush(redis_url)
-    queue = getattr(request, "param_queue", FAST)
-    settings = Settings(port=0, lease_ms=600, redis_url=redis_url, queue=queue)
-    running = await App.start(settings)
-    try:
+    async with running_app(request.param, Settings(port=0, lease_ms=600, queue=FAST)) as running:
         yield running
-    finally:
-        await running.stop(drain_seconds=0)
-        if redis_url is not None:
-            await flush(redis_url)
 
 
 def url_of(app: App) -> str:

@@ -11,42 +11,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from sqlalchemy import select
 
 from server.app import App
-from server.history import accounts
 from server.history.schema import rating_changes, seats
 from server.node.archive import Archive
 from server.settings import QueueSettings, Settings
 
 from ...deal_seeds import deal_from, ordinary, where
+from ..conftest import running_app
+from ..social_wire import player as signed_up
 from ..wire import Message, WireClient
-from .test_quickplay import confirm, kind, v2
+from .test_quickplay import confirm, kind
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def cheaper_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
+pytestmark = pytest.mark.usefixtures("cheaper_argon2")
 
 
 @pytest.fixture
 async def node(tmp_path: Path) -> AsyncIterator[App]:
     queue = QueueSettings(fill_three_seconds=1, fill_two_seconds=1, tick_seconds=0.05)
     archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
-    running = await App.start(Settings(port=0, lease_ms=600, queue=queue), archive=archive)
-    try:
+    settings = Settings(port=0, lease_ms=600, queue=queue)
+    async with running_app("memory", settings, archive) as running:
         yield running
-    finally:
-        await running.stop(drain_seconds=0)
-
-
-async def signed_up(app: App, name: str) -> WireClient:
-    client = await v2(f"ws://127.0.0.1:{app.port}/")
-    await client.request({"type": "sign_up", "name": name, "password": PASSWORD}, "signed_in")
-    return client
 
 
 async def test_two_accounts_meet_rated_and_a_leaver_waits(node: App) -> None:
