@@ -11,9 +11,9 @@ history layer keeps its code (``bad_name``, ``name_taken``, ``bad_password``,
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, TypeVar
-from weakref import WeakValueDictionary
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+from weakref import WeakKeyDictionary, WeakValueDictionary
 
 from protocol import models as m
 from protocol.errors import error_code
@@ -70,9 +70,13 @@ for _name in (
 _MUTE_READS = 3
 
 
-# (node, account) -> the account's mutes, while a connection of it is open on the node: a
+S = TypeVar("S", bound=set[Any])
+
+# node -> account -> the account's mutes, while a connection of it is open on the node: a
 # mute on one connection is applied at once on the others (on other nodes, at sign-in).
-_SHARED_MUTES: WeakValueDictionary[tuple[str, int], MutedNames] = WeakValueDictionary()
+# Keyed by the node itself, not its node_id: several nodes of one process (tests, a
+# cluster in one process) have the same default one, each with its history.
+_SHARED_MUTES: WeakKeyDictionary[Node, WeakValueDictionary[int, MutedNames]] = WeakKeyDictionary()
 
 
 class HiddenAccounts(set[int]):
@@ -80,17 +84,34 @@ class HiddenAccounts(set[int]):
     connections on a node."""
 
 
-# (node, account) -> the accounts hidden from it, while a connection of it is open on the
+# node -> account -> the accounts hidden from it, while a connection of it is open on the
 # node: a block hides the two accounts from each other on their open connections here at
 # once (on other nodes, at their next sign-in).
-_SHARED_HIDDEN: WeakValueDictionary[tuple[str, int], HiddenAccounts] = WeakValueDictionary()
+_SHARED_HIDDEN: WeakKeyDictionary[Node, WeakValueDictionary[int, HiddenAccounts]] = (
+    WeakKeyDictionary()
+)
+
+
+def _shared(
+    sets: WeakKeyDictionary[Node, WeakValueDictionary[int, S]],
+    node: Node,
+    account_id: int,
+    new: Callable[[], S],
+) -> S:
+    """The account's set on ``node`` (a new one if no connection holds it)."""
+    accounts = sets.setdefault(node, WeakValueDictionary())
+    found = accounts.get(account_id)
+    if found is None:
+        found = accounts[account_id] = new()
+    return found
 
 
 def blocked_here(node: Node, blocker_id: int, blocked_id: int) -> None:
     """``blocker_id`` blocked ``blocked_id``: neither's open connections on ``node`` are
     shown the other's chat from now on."""
     for one, other in ((blocker_id, blocked_id), (blocked_id, blocker_id)):
-        hidden = _SHARED_HIDDEN.get((node.settings.node_id, one))
+        accounts = _SHARED_HIDDEN.get(node)
+        hidden = None if accounts is None else accounts.get(one)
         if hidden is not None:
             hidden.add(other)
 
@@ -195,10 +216,7 @@ class Signing:
         none read while the database is down."""
         from server.history import DatabaseUnavailable, hidden_accounts
 
-        key = (self.node.settings.node_id, account_id)
-        shared = _SHARED_HIDDEN.get(key)
-        if shared is None:
-            shared = _SHARED_HIDDEN[key] = HiddenAccounts()
+        shared = _shared(_SHARED_HIDDEN, self.node, account_id, HiddenAccounts)
         archive = self.node.archive
         if archive is None or archive.engine is None:
             return shared
@@ -217,10 +235,7 @@ class Signing:
         as many as fit under ``chat_mutes_max``."""
         from server.history import DatabaseUnavailable, mute, muted_names
 
-        key = (self.node.settings.node_id, account_id)
-        shared = _SHARED_MUTES.get(key)
-        if shared is None:
-            shared = _SHARED_MUTES[key] = MutedNames()
+        shared = _shared(_SHARED_MUTES, self.node, account_id, MutedNames)
         limit = self.node.settings.chat_mutes_max
         archive = self.node.archive
         if archive is None or archive.engine is None:

@@ -106,3 +106,24 @@ async def test_an_unmute_made_while_the_account_signs_in_again_is_kept(
     await signed_in_meanwhile(again, held, unmuted)
     answer = await again.request({"type": "mute", "name": "Dora"}, "muted")
     assert sorted(answer["names"]) == ["dora"]
+
+
+async def test_a_block_on_one_node_hides_nothing_on_another_node_of_the_process(
+    node: App, tmp_path: Path
+) -> None:
+    # Two nodes of one process, each with its history (their ids are the same there), and
+    # an account numbered alike in each: a block in one is no block in the other.
+    settings = Settings(port=0, next_deal_seconds=30)
+    archive = await Archive.open(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    other = await App.start(settings, archive=archive)
+    try:
+        anna, bob = await player(other, "Anna"), await player(other, "Bob")
+        await table_of(anna, bob, start=False)
+        here_anna, here_bob = await player(node, "Anna"), await player(node, "Bob")
+        assert (here_anna.account_id, here_bob.account_id) == (anna.account_id, bob.account_id)
+        await here_bob.request({"type": "block", "name": "Anna"}, "blocked")
+        await done(bob, {"type": "chat", "text": "shown to Anna"})
+        await settled(anna, "a")
+        assert [e["text"] for e in events_of(anna, "chat")] == ["shown to Anna"]
+    finally:
+        await other.stop(drain_seconds=0)
