@@ -11,7 +11,8 @@ Blocks: two accounts where one blocked the other are never grouped, nor seated t
 (a block made during their ready check sends the group back to searching). The pairs
 come from the history (``blocks``: ``history.blocked_pairs``), asked about the accounts
 in the queue: a guest can neither block nor be blocked (``block`` needs an account and
-names one). While the history does not answer, only guests are matched.
+names one). While the history does not answer, only guests are matched, and a group of
+accounts that confirmed waits for it until its ready check's deadline, then searches again.
 
 A seat given that nobody will take (its ticket was cancelled as the matcher seated it,
 or its node died) is the AI's at once (``release``): the others never wait on its clock.
@@ -112,8 +113,10 @@ class Matchmaker:
             everyone = len(ids) == proposal.humans
             if everyone and all(t in view.ready for t in ids):
                 blocked = await self._blocked(view.tickets[t] for t in ids)
-                if blocked is None:
-                    continue  # the history will answer, or the deadline sends them back
+                if blocked is None:  # not known: wait for the history until the deadline,
+                    if now > proposal.deadline_ms:  # then search again, as a deadline does
+                        await self.tickets.reopen(ids)
+                    continue
                 if kept_apart((view.tickets[t].player for t in ids), blocked):
                     await self.tickets.reopen(ids)  # blocked since the proposal
                 else:

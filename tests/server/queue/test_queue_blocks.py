@@ -87,3 +87,38 @@ async def test_a_block_during_the_ready_check_keeps_the_pair_apart(node: App) ->
         assert after["type"] == "queue_status" and after["state"] == "searching"
     tables = node.node.runtimes.values()
     assert not any(r.data.options.name.startswith("Quick play") for r in tables)
+
+
+@pytest.mark.parametrize("store", STORES)
+async def test_a_ready_group_searches_again_past_its_deadline_while_the_history_is_down(
+    store: str, tmp_path: Path
+) -> None:
+    """Four accounts confirmed their ready check; the history (who blocked whom) stops
+    answering before they are seated: past the ready check's deadline they search again
+    (``queue_status`` ``searching``), never left waiting on a check that is over."""
+    folder = tmp_path / "history"
+    folder.mkdir()
+    archive = await Archive.open(f"sqlite:///{folder / 'history.sqlite3'}")
+    # The test ticks; the leases outlast the ready check's deadline the matcher is given.
+    manual = QueueSettings(tick_seconds=3600.0, ready_seconds=30.0, lease_ms=120_000)
+    async with running_app(store, Settings(port=0, lease_ms=600, queue=manual), archive) as app:
+        names = ("Annette", "Bobby", "Cidalia", "Dorian")
+        clients = [await signed_up(app, name) for name in names]
+        for client in clients:
+            await client.request({"type": "queue"}, "queue_status")
+        quickplay = app.node.quickplay
+        await quickplay.tick()  # proposes (the history answers: no blocks)
+        await quickplay.tick()  # tells
+        founds = [await client.until(kind("match_found")) for client in clients]
+        for client, found in zip(clients, founds, strict=True):
+            await client.request({"type": "ready", "match_id": found["match_id"]}, "queue_status")
+        assert archive.engine is not None
+        await archive.engine.dispose()  # the history goes: its file can no longer be opened
+        folder.rename(tmp_path / "gone")
+        await quickplay.match_once(founds[0]["deadline_ms"] + 1)
+        await quickplay.tick()
+        for client in clients:
+            status = await client.until(kind("queue_status", "joined"), 5)
+            assert status["type"] == "queue_status" and status["state"] == "searching"
+        tables = app.node.runtimes.values()
+        assert not any(r.data.options.name.startswith("Quick play") for r in tables)
