@@ -163,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
     from server.app import CannotListen, run_server
     from server.history import HistoryError
     from server.logs import fatal, setup_logging
-    from server.settings import QueueSettings, Settings, SettingsError
+    from server.queue.settings import QueueSettings
+    from server.settings import Settings, SettingsError
     from server.store.base import StoreError, StoreRefused
 
     try:

@@ -30,8 +30,8 @@ from protocol import models as m
 from server.clock import now_ms
 from server.queue.matching import Group, MatchRules, Pairs, Seeker, kept_apart, match
 from server.queue.seats import CASUAL_TABLE, RATED_TABLE, Sitter, seat_group, unseat
+from server.queue.settings import QueueSettings
 from server.queue.tickets import Proposal, QueueView, Seating, Ticket, TicketStore
-from server.settings import QueueSettings
 from server.store.base import StoreError
 from server.table import transitions as tr
 from server.table.data import TableData

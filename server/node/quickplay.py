@@ -37,8 +37,9 @@ import engine
 from protocol import models as m
 from server.clock import now_ms
 from server.queue.seats import RATED_TABLE, Sitter, never_taken
+from server.queue.settings import QueueSettings
 from server.queue.tickets import Penalty, Proposal, Seating, Ticket, TicketStore
-from server.settings import QueueSettings, Settings
+from server.settings import Settings
 from server.store.base import StoreError, unavailable
 from server.table import transitions as tr
 from server.table.data import TableData

@@ -31,8 +31,9 @@ ALLOWED_ACROSS = {
     "cli": {"engine", "protocol", "ai", "clients", "server"},
 }
 # Inside server/: the process-wide base modules, duplicate events without I/O (the history
-# scores them), the sans-I/O table and the history, the settings (they check the history's
-# URL), quick play's queue, the stores, the node, the network edge, and the app that assembles them.
+# scores them), the sans-I/O table and the history, the settings' value checks, quick play's
+# queue (with its settings), the settings (they check the history's URL and hold the queue's),
+# the stores, the node, the network edge, and the app that assembles them.
 SERVER_LAYERS: list[set[str]] = [
     {
         "server",
@@ -45,8 +46,9 @@ SERVER_LAYERS: list[set[str]] = [
     {"server.metrics"},
     {"server.duplicate"},
     {"server.table", "server.history"},
-    {"server.settings"},
+    {"server.setting_checks"},
     {"server.queue"},  # quick play: matching (pure), its tickets in memory or Redis
+    {"server.settings"},
     {"server.store"},
     {"server.node"},
     {"server.net"},

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from server.app import App
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 
 from .conftest import NewPlayer
 from .player import Player

@@ -12,7 +12,8 @@ import pytest
 from clients.python import Bot, Client, QueueEnded, play_table
 from protocol import models as m
 from server.app import App
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 
 
 class Taker(Bot):

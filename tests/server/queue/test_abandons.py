@@ -9,7 +9,8 @@ import asyncio
 from server.node.build import build_node
 from server.node.matchmaker import quick_options
 from server.node.quickplay import QuickPlay, penalty_wait_ms
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 from server.table.data import SeatData, TableData
 
 SETTINGS = QueueSettings()

@@ -14,7 +14,8 @@ import pytest
 
 from server.app import App
 from server.node.archive import Archive
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 
 from ..conftest import STORES, running_app
 from ..social_wire import player as signed_up

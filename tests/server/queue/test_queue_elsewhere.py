@@ -12,7 +12,8 @@ import pytest
 
 from server.app import App
 from server.clock import now_ms
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 
 from ..conftest import STORES, running_app
 from ..wire import Message, WireClient

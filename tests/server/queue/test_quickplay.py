@@ -11,7 +11,8 @@ import pytest
 from websockets.asyncio.client import connect
 
 from server.app import App
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 
 from ..conftest import STORES, running_app
 from ..wire import OPEN_CLIENTS, Message, WireClient

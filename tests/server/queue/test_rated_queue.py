@@ -16,7 +16,8 @@ from sqlalchemy import select
 from server.app import App
 from server.history.schema import rating_changes, seats
 from server.node.archive import Archive
-from server.settings import QueueSettings, Settings
+from server.queue.settings import QueueSettings
+from server.settings import Settings
 
 from ...deal_seeds import deal_from, ordinary, where
 from ..conftest import running_app
