@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +59,13 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 
+def default_node_id() -> str:
+    """A node's name when ``--node-id`` is not given: its pid alone named two containers of
+    one image alike (each process 1), and nodes sharing a name share the matcher lock, the
+    table leases, the heartbeat and the ``online`` count; the random part keeps them apart."""
+    return f"node-{os.getpid()}-{secrets.token_hex(3)}"
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     host: str = "127.0.0.1"
@@ -66,7 +74,7 @@ class Settings:
     # The history database (server/history): None is the default SQLite file.
     db_url: str | None = None
     log_format: str = "text"  # "text" or "json"
-    node_id: str = field(default_factory=lambda: f"node-{os.getpid()}")
+    node_id: str = field(default_factory=default_node_id)
     rate_per_second: float = 50.0  # per connection, refilled continuously
     rate_burst: int = 200
     abuse_strikes: int = 200  # refused-for-rate messages before the connection is closed
