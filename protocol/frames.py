@@ -251,6 +251,7 @@ _WIRE_EVENTS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
         "declined": e["declined"],
         "started": e["started"],
         "timed_out": e["timed_out"],
+        "deadline_ms": e.get("deadline_ms"),  # stored before offers told their deadline: None
     },
     "ratings": _ratings,
 }

@@ -608,7 +608,7 @@ export interface RecordEvent {
   record: { [key: string]: unknown };
 }
 
-/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered (or the offer timed out) and the new table was started. ``timed_out``: the offer closed, these seats had not answered. */
+/** Public at a finished table: the rematch's table and the seats that accepted or declined so far. ``started``: every human answered (or the offer timed out) and the new table was started. ``timed_out``: the offer closed, these seats had not answered. ``deadline_ms``: when the offer closes, while it is open (null once it closed). */
 export interface RematchEvent {
   kind: "rematch";
   table_id: string;
@@ -616,6 +616,7 @@ export interface RematchEvent {
   declined: number[];
   started: boolean;
   timed_out?: number[];
+  deadline_ms: number | null;
 }
 
 export interface Reported {

@@ -43,7 +43,8 @@ class ChatEvent(Model):
 class RematchEvent(Model):
     """Public at a finished table: the rematch's table and the seats that accepted or
     declined so far. ``started``: every human answered (or the offer timed out) and the
-    new table was started. ``timed_out``: the offer closed, these seats had not answered."""
+    new table was started. ``timed_out``: the offer closed, these seats had not answered.
+    ``deadline_ms``: when the offer closes, while it is open (null once it closed)."""
 
     kind: Literal["rematch"] = "rematch"
     table_id: TableId
@@ -51,6 +52,7 @@ class RematchEvent(Model):
     declined: list[Seat]
     started: bool = False
     timed_out: list[Seat] = Field(default_factory=list)
+    deadline_ms: int | None = None
 
 
 class RatingChangeLine(Model):

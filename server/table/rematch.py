@@ -116,6 +116,7 @@ def event_of(data: TableData) -> StoredBody:
         declined=[i for i in seats if offer.answers[i] is False],
         started=starts(data),
         timed_out=list(offer.timed_out),
+        deadline_ms=deadline(data),  # so a client can count down; None once it closed
     )
 
 

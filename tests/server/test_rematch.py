@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -83,10 +84,14 @@ async def test_both_accept_and_play_again_at_one_new_table(node: App) -> None:
     scores = score["sheet"]["scores"]
     moved = [c["after"] - c["before"] for c in (lines[0], lines[1])]
     assert abs(sum(moved)) < 1e-6 and (moved[0] != 0) == (scores[0] != scores[1])
+    asked_ms = time.time() * 1000
     joined = await anna.request({"type": "rematch", "accept": True, "id": "r1"}, "joined")
     new_id = joined["table_id"]
     assert new_id != table_id and joined["seat"] == 0 and joined["re"] == "r1"
     offer = await next_event(bob, "rematch")
+    # The open offer says when it closes (rematch_seconds, 30 s, after the first answer).
+    closes_in = offer.pop("deadline_ms") - asked_ms
+    assert 29_000 < closes_in < 31_000
     assert offer | {"seq": 0} == {
         "seq": 0,
         "kind": "rematch",

@@ -33,6 +33,23 @@ def test_the_first_answer_sets_the_deadline_and_later_ones_keep_it() -> None:
     assert rematch.deadline(second) == CLOSES
 
 
+def test_the_rematch_event_tells_when_the_open_offer_closes_and_null_once_closed() -> None:
+    # A client counts the offer down from the event (the browser's rematch panel): the
+    # event of each answer names the deadline while the offer is open, null once closed.
+    first = rematch.answer(over("Anna", "Bob", "Carl"), None, 0, True, "new", CLOSES)
+    [(_, opened)] = first.events
+    assert wired(opened) == m.RematchEvent(
+        table_id="new", accepted=[0], declined=[], deadline_ms=CLOSES
+    )
+    second = rematch.answer(first.data, None, 1, False, "new", CLOSES + 5_000)
+    assert wired(second.events[0][1]).deadline_ms == CLOSES  # type: ignore[union-attr]
+    last = rematch.answer(second.data, None, 2, True, "new", CLOSES)  # every human answered
+    assert wired(last.events[0][1]).deadline_ms is None  # type: ignore[union-attr]
+    silent = rematch.answer(over("Anna", "Bob"), None, 0, True, "new", CLOSES).data
+    [(_, closed)] = rematch.expire(silent, None, CLOSES).events
+    assert wired(closed).deadline_ms is None  # type: ignore[union-attr]
+
+
 def test_nothing_closes_before_the_deadline() -> None:
     offered = rematch.answer(over("Anna", "Bob"), None, 0, True, "new", CLOSES).data
     early = rematch.expire(offered, None, CLOSES - 1)
@@ -102,5 +119,5 @@ def test_an_accept_is_final_and_a_decline_may_become_an_accept_while_open() -> N
     assert again.data is declined and not again.events  # said again: nothing to tell
     changed = rematch.answer(declined, None, 1, True, "new", CLOSES)
     assert wired(changed.events[0][1]) == m.RematchEvent(
-        table_id="new", accepted=[0, 1], declined=[], started=False, timed_out=[]
+        table_id="new", accepted=[0, 1], declined=[], started=False, deadline_ms=CLOSES
     )

@@ -87,6 +87,18 @@ TABLE_EVENTS: list[tuple[dict[str, Any], m.Model]] = [
         ),
         m.RematchEvent(table_id="new", accepted=[0], declined=[2], started=True, timed_out=[1, 3]),
     ),
+    (  # an open offer says when it closes
+        table_event(
+            "rematch",
+            table_id="new",
+            accepted=[0],
+            declined=[],
+            started=False,
+            timed_out=[],
+            deadline_ms=1_030_000,
+        ),
+        m.RematchEvent(table_id="new", accepted=[0], declined=[], deadline_ms=1_030_000),
+    ),
     (
         table_event("ratings", number=4, changes=[[1, "Bob", 1500.0, 1512.3]]),
         m.RatingsEvent(
