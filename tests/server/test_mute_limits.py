@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from server.app import App
 from server.history import Accounts, accounts, muted_names
 from server.history.chat_safety import blocks
+from server.net.signin import MutedNames, _carried
 from server.node.archive import Archive
 from server.settings import Settings
 
@@ -95,3 +96,15 @@ async def test_an_account_blocks_at_most_the_cap_then_gets_too_many_blocks(node:
     async with archive.engine.connect() as conn:
         query = select(func.count()).select_from(blocks)
         assert (await conn.execute(query)).scalar_one() == CAP
+
+
+def test_guest_mutes_carried_while_the_history_is_down_fill_only_the_room_left() -> None:
+    # Sign-in reads the account's mutes from the history; when that read fails the guest's
+    # own mutes are still carried into the account's set, under the same cap, the first
+    # names in order as the history would keep them (``signin._carried``).
+    held = MutedNames(names(CAP - 2))
+    carried = _carried(held, {"zed", "amy", "mo", "n0000"}, CAP)
+    assert carried is held and len(held) == CAP
+    assert {"amy", "mo"} <= held and "zed" not in held
+    assert _carried(MutedNames(), {"b", "a"}, 1) == {"a"}
+    assert _carried(MutedNames(names(CAP + 1)), {"a"}, CAP) == set(names(CAP + 1))  # no room
