@@ -102,7 +102,7 @@ class Node:
         self.watch = SharedWatch(self.moderation, settings, self.metrics)  # and ``online``
         self.lobby = Lobby(store, settings, self.tables, self.moderation)
         self.quickplay = QuickPlay(store.ticket_queue(), settings, self.tables, _blocks(archive))
-        self.rematches = RematchTimers(self.tables)  # rematch offers closed on time
+        self.rematches = RematchTimers(self.tables, store.shared())  # offers closed on time
         store.on_lost(self.tables.lost)
         self.duplicates: DuplicateTables | None = None  # duplicate events: with a history only
         if archive is not None and archive.engine is not None:
@@ -122,6 +122,7 @@ class Node:
         await self.leases.start()
         self.lobby.start()
         self.quickplay.start()
+        self.rematches.start()
         if self.duplicates is not None:
             self.duplicates.start()
 

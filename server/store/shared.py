@@ -7,7 +7,9 @@ it holds on every node that shares it and through a node's restart; a ban ends a
 time (epoch seconds, every node's clock the same: NTP). Each node tells its connection
 count with a time to live: a node that died stops counting when it runs out.
 A claim holds a name for one holder until it is let go or runs out (a duplicate
-event's entrant plays at one table: ``server/node/duplicates.py``).
+event's entrant plays at one table: ``server/node/duplicates.py``). A reminder is a
+name due at a time, kept until forgotten: what a node that goes cannot do at that
+time, another does (a rematch offer closed: ``server/node/rematch_timers.py``).
 ``MemoryShared`` is the memory store's: one process.
 """
 
@@ -59,6 +61,16 @@ class Shared(Protocol):
         """Let ``name`` go if ``holder`` holds it (another holder keeps it)."""
         ...
 
+    async def remind(self, name: str, due_ms: int) -> None:
+        """Keep ``name`` as due at ``due_ms`` (ms since the epoch) until it is forgotten."""
+        ...
+
+    async def due(self, prefix: str, until_ms: int) -> list[str]:
+        """The reminders named ``prefix...`` due at ``until_ms`` or before (at most 100)."""
+        ...
+
+    async def forget(self, name: str) -> None: ...
+
 
 class MemoryShared:
     """``Shared`` in this process (the memory store's)."""
@@ -70,6 +82,7 @@ class MemoryShared:
         # (until, name) of each claim made, soonest first: the run-out ones are dropped at
         # the next claim (one a name is asked again or let go of may be listed after it).
         self._claims_due: list[tuple[float, str]] = []
+        self._reminders: dict[str, int] = {}  # name -> due (ms since the epoch)
 
     async def decisions(self) -> Decisions:
         now = time.time()
@@ -117,3 +130,13 @@ class MemoryShared:
         held = self._claims.get(name)
         if held is not None and held[0] == holder:
             del self._claims[name]
+
+    async def remind(self, name: str, due_ms: int) -> None:
+        self._reminders[name] = due_ms
+
+    async def due(self, prefix: str, until_ms: int) -> list[str]:
+        found = sorted((d, n) for n, d in self._reminders.items() if d <= until_ms)
+        return [n for _, n in found if n.startswith(prefix)][:100]
+
+    async def forget(self, name: str) -> None:
+        self._reminders.pop(name, None)

@@ -40,8 +40,8 @@ async def two(tmp_path: Path) -> AsyncIterator[tuple[App, App]]:
     after 2 s."""
     await flush(REDIS_TEST_URL)
     db = f"sqlite:///{tmp_path / 'history.sqlite3'}"
-    a = await start(db, "na", rematch_seconds=6.0)
-    b = await start(db, "nb", rematch_seconds=6.0)
+    a = await start(db, "na", rematch_seconds=4.0)
+    b = await start(db, "nb", rematch_seconds=4.0)
     try:
         yield a, b
     finally:

@@ -6,6 +6,7 @@ maintenance and connection total.
     {shared}:maintenance    string: the maintenance announcement, while one is on
     {shared}:online         hash: node id -> "count until" (until: Redis's clock, ms)
     {shared}:claim:NAME     string: who holds the claim NAME, until its time to live
+    {shared}:reminders      sorted set: name -> when it is due (ms since the epoch)
 
 One hash tag: one Redis Cluster slot, each read or write one script or call.
 """
@@ -24,6 +25,7 @@ BANS: dict[BanKind, str] = {"player": f"{TAG}:bans:player", "address": f"{TAG}:b
 MAINTENANCE = f"{TAG}:maintenance"
 ONLINE = f"{TAG}:online"
 CLAIM = f"{TAG}:claim:"
+REMINDERS = f"{TAG}:reminders"
 
 # KEYS: the claim. ARGV: holder, ttl ms. Returns who holds it (this holder if it was free).
 CLAIM_SCRIPT = """
@@ -125,6 +127,21 @@ class RedisShared:
     async def release(self, name: str, holder: str) -> None:
         keys = [CLAIM + name]
         await self.store.call(lambda: self._release(keys=keys, args=[holder]), "shared")
+
+    async def remind(self, name: str, due_ms: int) -> None:
+        client = self.store.client
+        await self.store.call(lambda: client.zadd(REMINDERS, {name: due_ms}), "shared")
+
+    async def due(self, prefix: str, until_ms: int) -> list[str]:
+        client = self.store.client
+        found = await self.store.call(
+            lambda: client.zrangebyscore(REMINDERS, "-inf", until_ms, start=0, num=100), "shared"
+        )
+        names = [n.decode() if isinstance(n, bytes) else str(n) for n in found]
+        return [n for n in names if n.startswith(prefix)]
+
+    async def forget(self, name: str) -> None:
+        await self.store.call(lambda: self.store.client.zrem(REMINDERS, name), "shared")
 
 
 def _pairs(flat: list[bytes]) -> dict[str, float]:
