@@ -12,10 +12,13 @@ import pytest
 
 from server.app import App
 from server.node.archive import Archive
+from server.queue.settings import QueueSettings
 from server.settings import Settings
 
 from .conftest import REDIS_TEST_URL, flush
-from .social_wire import V2Client, next_event, player, table_of, url_of
+from .duplicate.players import Player, entrants, new_event
+from .queue.test_quickplay import kind
+from .social_wire import V2Client, done, events_of, next_event, player, table_of, url_of
 from .test_rematch import play_to_the_end
 from .wire import WireClient
 
@@ -23,9 +26,14 @@ pytestmark = [pytest.mark.redis, pytest.mark.usefixtures("cheaper_argon2")]
 
 
 async def start(db: str, node_id: str, **options: object) -> App:
+    # Two humans may start (with two AI) after 1 s: a blocked pair alone would be a table.
+    queue = QueueSettings(
+        fill_three_seconds=1, fill_two_seconds=1, ready_seconds=5, tick_seconds=0.05
+    )
     settings = Settings(
         port=0,
         lease_ms=600,
+        queue=queue,
         next_deal_seconds=30,
         redis_url=REDIS_TEST_URL,
         node_id=node_id,
@@ -94,3 +102,79 @@ async def test_nodes_started_without_a_node_id_count_each_other_s_connections() 
         await b.stop(drain_seconds=0)
         await a.stop(drain_seconds=0)
         await flush(REDIS_TEST_URL)
+
+
+async def test_a_block_made_on_one_node_keeps_the_pair_apart_in_the_queue_of_both(
+    two: tuple[App, App],
+) -> None:
+    """Annette (node A) blocks Bobby (node B); both queue, and Cidalia on B: the matcher,
+    whichever node it is, never groups the pair."""
+    a, b = two
+    ann, bob, cid = await player(a, "Annette"), await player(b, "Bobby"), await player(b, "Cid")
+    await ann.request({"type": "block", "name": "Bobby"}, "blocked")
+    for client in (ann, bob, cid):
+        await client.request({"type": "queue"}, "queue_status")
+    found = await cid.until(kind("match_found"), 15)
+    assert (found["humans"], found["ai"]) == (2, 2)
+    await asyncio.sleep(0.5)  # each node tells its players at its own tick
+    in_group = []
+    for client in (ann, bob):  # a ready for a check not its own is refused (no_match)
+        await client.send({"type": "ready", "match_id": found["match_id"], "id": "r"})
+        answer = await client.until(lambda m: m.get("re") == "r")
+        in_group += [client] if answer["type"] == "queue_status" else []
+    assert len(in_group) == 1
+
+
+async def test_a_rematch_answered_on_two_nodes_at_once_makes_one_table(
+    two: tuple[App, App],
+) -> None:
+    """Anna (node A) and Bob, who came back on node B, accept at the same moment: one new
+    table, both seated there, and it starts (every human answered)."""
+    a, b = two
+    anna, bob = await player(a, "Anna"), await player(a, "Bob")
+    await table_of(anna, bob)
+    bob_joined = next(m for m in bob.received if m["type"] == "joined")
+    await asyncio.gather(play_to_the_end(anna, 1), play_to_the_end(bob, 2))
+    await bob.close()
+    bob_b = await resumed(b, bob_joined["token"])
+    accept = {"type": "rematch", "accept": True}
+    joined = await asyncio.gather(anna.request(accept, "joined"), bob_b.request(accept, "joined"))
+    assert joined[0]["table_id"] == joined[1]["table_id"]
+    assert sorted(j["seat"] for j in joined) == [0, 1]
+    for client in (anna, bob_b):
+        assert (await next_event(client, "deal_started", timeout=15))["deal_number"] == 1
+
+
+async def test_a_spectator_on_another_node_sees_no_hand_and_no_muted_name(
+    two: tuple[App, App],
+) -> None:
+    """Carl watches from node B a table played on node A; he muted Anna: her chat reaches
+    him hidden, Bob's shown, and no hand reaches him."""
+    a, b = two
+    anna, bob = await player(a, "Anna"), await player(a, "Bob")
+    table_id = await table_of(anna, bob, start=False)
+    carl = await player(b, "Carl")
+    await carl.request({"type": "mute", "name": "anna"}, "muted")
+    await carl.request({"type": "watch", "table_id": table_id}, "watching")
+    await done(anna, {"type": "chat", "text": "hello from Anna"})
+    await done(bob, {"type": "chat", "text": "hello from Bob"})
+    await done(anna, {"type": "start"})
+    await next_event(carl, "turn", timeout=15)  # after both messages, in the table's order
+    said = [e.get("text") for e in events_of(carl, "chat")]
+    assert said == ["hello from Bob"], said
+    assert "hello from Anna" not in str(carl.received)
+    assert not events_of(carl, "hand")
+
+
+async def test_a_duplicate_table_is_not_watched_through_another_node(
+    two: tuple[App, App],
+) -> None:
+    """A ``tables`` event's table made on node A: a watch from node B is refused while
+    the event is open (its cards are deals the other entrants are still to play)."""
+    a, b = two
+    event_id = await new_event(a, 2, kind="tables")
+    [ann] = await entrants(a, event_id, "Ann")
+    await ann.ask({"type": "duplicate_play", "event_id": event_id}, "joined")
+    watcher = await Player.sign_up(url_of(b), "Wat", 9)
+    refused = await watcher.refused({"type": "watch", "table_id": ann.table_id})
+    assert refused == "results_hidden"
