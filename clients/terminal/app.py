@@ -3,7 +3,8 @@
     ←/→  move over your hand (or the choices)   Enter  confirm
     Space  select a card (discard, poignée)     n      next deal
     s  start the table (AI fills empty seats)   q      quit
-    1-8  say a preset phrase at the table (chat)
+    1-8  say a preset phrase at the table (chat)   t  the chat line (text, /mute ...)
+    r / d  accept / decline the rematch of a finished table
 
 A poignée offer comes with the trumps the server would show; Space swaps
 them for others of your hand before Enter shows them.
@@ -28,14 +29,14 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import Footer, Input, RichLog, Static
 
 from clients.python import Client, ClientError, Refused, TableState, WireAction
 from clients.python.printable import printable
 from clients.python.state import card_order
 from protocol import models as m
 
-from . import chat_keys, panels, render
+from . import panels, render, talk
 from .decisions import (
     CHOOSING_CARDS,
     Decision,
@@ -50,7 +51,7 @@ from .queueing import queue_here
 from .serverlog import ServerLog
 
 
-class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
+class TableApp(talk.Talk, App[list[m.Points] | None]):
     """Play one table: a deal or a series, against AI or other people."""
 
     TITLE = "cardavia tarot"
@@ -63,6 +64,7 @@ class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
     #prompt { height: 2; padding: 0 1; color: $accent; }
     #hand { height: 2; padding: 0 1; }
     #log { height: 1fr; border-top: solid $primary; }
+    #talk { display: none; }
     """.replace("SEATS_CELLS", str(panels.SEATS_CELLS))
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "left", show=False, priority=True),
@@ -72,6 +74,7 @@ class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
         Binding("n", "next_deal", "next deal", priority=True),
         Binding("s", "start", "start", priority=True),
         Binding("q", "quit", "quit", priority=True),
+        *talk.BINDINGS,
     ]
 
     def __init__(
@@ -124,6 +127,7 @@ class TableApp(chat_keys.ChatKeys, App[list[m.Points] | None]):
             yield Static(id="trick")
         yield Static(id="prompt")
         yield Static(id="hand")
+        yield Input(id="talk", placeholder=talk.PLACEHOLDER, disabled=True)
         yield RichLog(id="log", wrap=True, markup=False)
         yield Footer()
 

@@ -60,12 +60,24 @@ def decision_for(
     if state is None:
         return Decision("wait", prompt="Connecting...")
     if state.over:
-        return Decision("over", prompt="The table is over. Press q to quit.")
+        return Decision("over", prompt=_over_prompt(state))
     if state.seat is None:
         return Decision("wait", prompt="Watching (public information only). Press q to quit.")
     if state.legal is None:
         return _waiting(state, awaiting_next)
     return _choosing(state.legal, declined_poignee, poignee)
+
+
+def _over_prompt(state: TableState) -> str:
+    """A finished table: the seat may answer the rematch offer while it is open (a decline
+    may still become an accept; an accept moves the client to the new table)."""
+    offer = state.rematch
+    closed = offer is not None and (offer.started or bool(offer.timed_out))
+    if state.seat is None or closed:
+        return "The table is over. Press q to quit."
+    if offer is not None and state.seat in offer.declined:
+        return "You declined the rematch. Press r to accept after all, q to quit."
+    return "The table is over. Press r for a rematch, d to decline, q to quit."
 
 
 def _waiting(state: TableState, awaiting_next: bool) -> Decision:

@@ -240,7 +240,9 @@ def rematch_line(state: TableState, event: m.RematchEvent) -> str:
         return (
             f"Rematch at table {event.table_id} closed: {said} accepted, no answer from {silent}."
         )
-    return f"Rematch at table {event.table_id}: {said} accepted."
+    declined = ", ".join(seat_name(state, s) for s in event.declined)
+    no = f"; {declined} declined" if declined else ""
+    return f"Rematch at table {event.table_id}: {said} accepted{no}."
 
 
 def event_line(state: TableState, event: object, now_ms: int | None = None) -> str | None:

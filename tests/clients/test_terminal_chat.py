@@ -75,3 +75,50 @@ def test_a_rematch_closed_on_time_says_who_did_not_answer() -> None:
     assert rematch_line(state, closed) == (
         "Rematch at table n closed: You accepted, no answer from B, D."
     )
+
+
+async def test_the_chat_line_says_text_and_mutes_and_unmutes_by_name(url: str) -> None:
+    """``t`` opens the chat line: Enter says its text, or runs /mute, /unmute;
+    the game's keys wait while it is open (``s`` is a letter of the text)."""
+    other = await Client.connect(url, codec="json")
+    created = await other.create_table(m.TableOptions(deals=1, ai_level="random"))
+    table_id = created.table.table_id
+    await other.join(table_id, seat=0, name="Ann")
+    app = TableApp(url, table_id=table_id, seat=2, name="Zoe", codec="json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        async with asyncio.timeout(30):
+            while "Press s to start" not in app.decision.prompt:
+                await pilot.pause(0.01)
+
+        async def line(text: str) -> None:
+            await pilot.press("t", *text, "enter")
+
+        await line("yes, start soon")
+        async with asyncio.timeout(10):
+            while not (other.state and other.state.chat and other.state.chat[-1].seat == 2):
+                await pilot.pause(0.02)
+        assert other.state.chat[-1].text == "yes, start soon"
+        assert app.state is not None and app.state.table is not None
+        assert app.state.table.status == "waiting"  # its s was text, not the start key
+        await other.say(text="buy gold at my shop")
+        async with asyncio.timeout(10):
+            while "Ann: buy gold at my shop" not in logged(app):
+                await pilot.pause(0.02)
+        await line("/mute ann")
+        async with asyncio.timeout(10):
+            while "Muted: ann." not in logged(app):
+                await pilot.pause(0.02)
+        await other.say(text="cheap gold")
+        await line("/unmute Ann")
+        async with asyncio.timeout(10):
+            while "Muted: nobody." not in logged(app):
+                await pilot.pause(0.02)
+        await other.say(text="still here")
+        async with asyncio.timeout(10):
+            while "Ann: still here" not in logged(app):
+                await pilot.pause(0.02)
+        assert "cheap gold" not in logged(app)  # said while muted: hidden
+        await line("/shout")
+        assert "Commands: /mute NAME" in logged(app)
+        await pilot.press("t", "x", "escape", "q")
+    await other.close()
