@@ -17,8 +17,18 @@ from server.settings import Settings
 
 from .conftest import REDIS_TEST_URL, flush
 from .duplicate.players import Player, entrants, new_event
+from .duplicate.test_one_table_per_entrant import second_connection
 from .queue.test_quickplay import kind
-from .social_wire import V2Client, done, events_of, next_event, player, table_of, url_of
+from .social_wire import (
+    V2Client,
+    done,
+    events_of,
+    next_event,
+    player,
+    refused,
+    table_of,
+    url_of,
+)
 from .test_rematch import play_to_the_end
 from .wire import WireClient
 
@@ -178,3 +188,79 @@ async def test_a_duplicate_table_is_not_watched_through_another_node(
     watcher = await Player.sign_up(url_of(b), "Wat", 9)
     refused = await watcher.refused({"type": "watch", "table_id": ann.table_id})
     assert refused == "results_hidden"
+
+
+async def test_chat_hidden_to_a_connection_on_another_node_cannot_be_reported_by_it(
+    two: tuple[App, App],
+) -> None:
+    """Carl watches from node B and muted Anna: her message (said on node A) reached him
+    hidden, so he cannot report it. His own talk during the deal reached the seats on A
+    hidden (spectators only): Bob cannot report it. Bob's message, shown to Carl, he can."""
+    a, b = two
+    anna, bob = await player(a, "Anna"), await player(a, "Bob")
+    table_id = await table_of(anna, bob, start=False)
+    carl = await player(b, "Carl")
+    await carl.request({"type": "mute", "name": "anna"}, "muted")
+    await carl.request({"type": "watch", "table_id": table_id}, "watching")
+    await done(anna, {"type": "chat", "text": "rude words"})
+    await done(bob, {"type": "chat", "text": "kind words"})
+    await done(anna, {"type": "start"})
+    await next_event(carl, "turn", timeout=15)
+    await done(carl, {"type": "chat", "text": "spectators talk"})
+    await next_event(bob, "turn", timeout=15)
+    heard = {e["text"]: e["seq"] for c in (bob, carl) for e in events_of(c, "chat")}
+    seq = {
+        "anna": heard["rude words"],
+        "bob": heard["kind words"],
+        "carl": heard["spectators talk"],
+    }
+    report = {"type": "report", "reason": "insult"}
+    error = await refused(carl, {**report, "seq": seq["anna"]})
+    assert error["code"] == "no_such_message"
+    error = await refused(bob, {**report, "seq": seq["carl"]})
+    assert error["code"] == "no_such_message"
+    await carl.request({**report, "seq": seq["bob"]}, "reported")
+
+
+async def test_a_robot_entrant_back_on_another_node_gets_its_table_back(
+    two: tuple[App, App],
+) -> None:
+    """Ann plays a robot event's deal on node A; node A stops mid-deal. On node B her
+    ``duplicate_play`` seats her at the same table again (one table per deal), never a
+    second one."""
+    a, b = two
+    event_id = await new_event(a, 2)
+    [ann] = await entrants(a, event_id, "Ann")
+    play = {"type": "duplicate_play", "event_id": event_id}
+    first = await ann.ask(play, "joined")
+    await a.stop(drain_seconds=0)
+    back = await second_connection(b, ann)
+    answer = await back.ask(play, "joined")
+    assert answer["table_id"] == first["table_id"]
+
+
+async def test_a_node_stopping_during_a_ready_check_leaves_the_others_searching(
+    two: tuple[App, App],
+) -> None:
+    """Annette (node A, the matcher) and Bobby and Cid (node B) are proposed one table;
+    B's two confirm, node A stops before Annette does. B's two search again (never seated
+    beside a seat nobody holds), the count forgets Annette, and B's two are matched anew."""
+    a, b = two
+    for _ in range(50):  # a ticks first here: it holds the matcher lock
+        if await a.node.quickplay.tickets.matcher_lock(a.node.settings.node_id, 5000):
+            break
+        await asyncio.sleep(0.05)
+    ann = await player(a, "Annette")
+    bob, cid = await player(b, "Bobby"), await player(b, "Cid")
+    for client in (ann, bob, cid):
+        await client.request({"type": "queue"}, "queue_status")
+    found = await bob.until(kind("match_found"), 15)
+    assert found["humans"] == 3
+    await cid.until(lambda m: m == found)
+    for client in (bob, cid):
+        await client.request({"type": "ready", "match_id": found["match_id"]}, "queue_status")
+    await a.stop(drain_seconds=0)
+    for client in (bob, cid):
+        again = await client.until(kind("match_found", "joined"), 20)
+        assert again["type"] == "match_found" and again["humans"] == 2, again
+    assert await b.node.quickplay.tickets.searching() == 2
