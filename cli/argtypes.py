@@ -155,3 +155,25 @@ def moment(text: str) -> datetime:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not an ISO date or time: {text!r}") from None
     return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+PASSWORD_VARIABLE = "TAROT_PASSWORD"
+RATED_NEEDS_ACCOUNT = "rated quick play needs --account NAME (a guest plays casual)"
+
+
+def account_of(name: str | None) -> tuple[str, str] | None:
+    """``--account NAME``'s name and password: the password from ``TAROT_PASSWORD``, else
+    asked on the terminal (never an argument: ``ps`` shows those to every user);
+    ``ValueError`` when neither can give it."""
+    import getpass
+    import os
+    import sys
+
+    if name is None:
+        return None
+    password = os.environ.get(PASSWORD_VARIABLE)
+    if password is None:
+        if not sys.stdin.isatty():
+            raise ValueError(f"--account {name}: set {PASSWORD_VARIABLE} to its password")
+        password = getpass.getpass(f"Password of {name}: ")
+    return name, password

@@ -2,6 +2,7 @@
 
     tarot bot --table AbC123 --policy clients.python.example_bot:Greedy
     tarot bot --server ws://host:8765/ --table new --deals 3 --start --policy ai:expert
+    TAROT_PASSWORD=... tarot bot --table queue --mode rated --account Zoe --policy ai:expert
 
 ``--policy module:Class`` names a ``clients.python.Bot`` subclass (built with
 no arguments); ``--policy ai:LEVEL`` one of our engine's AI levels
@@ -22,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from .argtypes import (
     QUEUE_DEALS_MAX,
+    RATED_NEEDS_ACCOUNT,
+    account_of,
     invite_code,
     player_name,
     table_deals,
@@ -56,7 +59,12 @@ def add_parser(sub: Any) -> None:
         "--mode",
         choices=["casual", "rated"],
         default="casual",
-        help="with --table queue: casual (default) or rated (signed in)",
+        help="with --table queue: casual (default) or rated (needs --account)",
+    )
+    p.add_argument(
+        "--account",
+        type=player_name,
+        help="sign in as this account (its password from TAROT_PASSWORD, else asked)",
     )
     p.add_argument("--seat", type=int, choices=range(4), help="the seat (default: any free one)")
     p.add_argument(
@@ -112,6 +120,8 @@ async def play(args: argparse.Namespace, bot: Bot) -> dict[str, Any]:
     table = None if args.table == "new" else args.table  # in the URL: the table's node
     codec: CodecName = "json" if args.json else "msgpack"
     async with await Client.connect(args.server, codec, table=table) as client:
+        if args.signed_in is not None:
+            await client.sign_in(*args.signed_in)
         table_id = args.table
         if table_id == "queue":
             state = await client.queue(args.mode, args.deals, args.name or bot.name)
@@ -182,7 +192,11 @@ def run(args: argparse.Namespace) -> int:
     if args.table == "queue" and args.deals > QUEUE_DEALS_MAX:
         print(f"tarot bot: quick play plays at most {QUEUE_DEALS_MAX} deals", file=sys.stderr)
         return 2
+    if args.table == "queue" and args.mode == "rated" and args.account is None:
+        print(f"tarot bot: {RATED_NEEDS_ACCOUNT}", file=sys.stderr)
+        return 2
     try:
+        args.signed_in = account_of(args.account)
         bot = load_policy(args.policy)
     except ValueError as e:
         print(f"tarot bot: {e}", file=sys.stderr)

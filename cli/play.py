@@ -4,6 +4,7 @@
     tarot play --deals 4 --ai strong    # a series of 4 deals against the search AI
     tarot play --server ws://host:8765/ --table AbC123
     tarot play --server ws://host:8765/ --watch AbC123   # as a spectator
+    TAROT_PASSWORD=... tarot play --server ws://host:8765/ --queue rated --account Zoe
 
 Without ``--server`` a server runs inside this process on a free port
 (``play_server``): the terminal client is handed a way to start it, and
@@ -17,7 +18,16 @@ import json
 import sys
 from typing import Any
 
-from .argtypes import QUEUE_DEALS_MAX, player_name, seconds, table_deals, table_id, websocket_url
+from .argtypes import (
+    QUEUE_DEALS_MAX,
+    RATED_NEEDS_ACCOUNT,
+    account_of,
+    player_name,
+    seconds,
+    table_deals,
+    table_id,
+    websocket_url,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -56,6 +66,11 @@ def add_parser(sub: Any) -> None:
         choices=["casual", "rated"],
         help="quick play: be seated with other players by rating (AI after a wait)",
     )
+    p.add_argument(
+        "--account",
+        type=player_name,
+        help="sign in as this account (its password from TAROT_PASSWORD, else asked)",
+    )
     p.add_argument("--json", action="store_true", help="speak JSON instead of msgpack")
     p.set_defaults(run=run)
 
@@ -71,6 +86,14 @@ def run(args: argparse.Namespace) -> int:
     if args.queue and args.deals > QUEUE_DEALS_MAX:
         print(f"tarot play: --queue plays at most {QUEUE_DEALS_MAX} deals", file=sys.stderr)
         return 2
+    if args.queue == "rated" and args.account is None:
+        print(f"tarot play: {RATED_NEEDS_ACCOUNT}", file=sys.stderr)
+        return 2
+    try:
+        account = account_of(args.account)
+    except ValueError as e:
+        print(f"tarot play: {e}", file=sys.stderr)
+        return 2
     app = TableApp(
         args.server,
         table_id=args.watch or args.table,
@@ -82,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         codec="json" if args.json else "msgpack",
         local_server=None if args.server else play_server(args.ai_pause),
         queue=args.queue,
+        account=account,
     )
     totals = app.run()
     if totals is not None:

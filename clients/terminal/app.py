@@ -12,8 +12,8 @@ them for others of your hand before Enter shows them.
 Without a server URL it starts the local server it was given (``local_server``:
 ``tarot play`` runs one in its process, ``cli/play_server.py``), creates a
 table of ``deals`` deals, takes seat 0 and starts it against AI.
-With ``watch=True`` it follows ``table_id`` as a spectator: the public events
-only, no seat, nothing to decide.
+With ``account`` (a name, its password) it signs in first. With ``watch=True`` it
+follows ``table_id`` as a spectator: the public events only, no seat, nothing to decide.
 Everything it shows is ``client.state``; every decision is one of the
 ``your_turn``'s legal choices, so nothing here knows a rule of the game.
 """
@@ -90,6 +90,7 @@ class TableApp(talk.Talk, App[list[m.Points] | None]):
         watch: bool = False,
         local_server: StartServer | None = None,
         queue: m.QueueMode | None = None,
+        account: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         if watch and (url is None or table_id is None):
@@ -101,7 +102,7 @@ class TableApp(talk.Talk, App[list[m.Points] | None]):
         self.table_id = table_id
         self.seat = seat
         self.player_name = name
-        self.deals, self.queue = deals, queue
+        self.deals, self.queue, self.account = deals, queue, account  # account: name, password
         self.ai_level: m.AiLevel = ai_level
         self.codec = codec
         self.client: Client | None = None
@@ -165,6 +166,8 @@ class TableApp(talk.Talk, App[list[m.Points] | None]):
             url = self.server.url
             self.log_line(f"Local server on {url}")
         self.client = await Client.connect(url, self.codec)
+        if self.account is not None:  # before the seat is taken: it is the account's
+            await self.client.sign_in(*self.account)
         return self.client
 
     async def _sit(self, client: Client) -> None:
@@ -374,13 +377,6 @@ class TableApp(talk.Talk, App[list[m.Points] | None]):
         table = self.state.table if self.state is not None else None
         if self.client is not None and table is not None and table.status == "waiting":
             self.run_worker(self._request(self.client.start()), group="act")
-
-    async def _request(self, request: Any) -> None:
-        try:
-            await request
-        except ClientError as e:
-            self.error = str(e)
-            self.redraw()
 
     async def action_quit(self) -> None:
         state = self.state

@@ -49,7 +49,13 @@ class Talk:
 
         def redraw(self) -> None: ...
 
-        async def _request(self, request: Coroutine[Any, Any, Any]) -> None: ...
+    async def _request(self, request: Coroutine[Any, Any, Any]) -> None:
+        """A request whose refusal the prompt says (its answer is in the state or the log)."""
+        try:
+            await request
+        except ClientError as e:
+            self.error = str(e)
+            self.redraw()
 
     def _chat_line(self) -> Input:
         return cast(Input, cast(Any, self).query_one("#talk", Input))  # the App's query_one

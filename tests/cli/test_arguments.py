@@ -175,3 +175,34 @@ def test_quick_play_with_more_deals_than_the_queue_allows_is_refused_before_conn
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "at most 20 deals" in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--server", "ws://127.0.0.1:9/", "--queue", "rated"],
+        ["bot", "--server", "ws://127.0.0.1:9/", "--table", "queue", "--mode", "rated"],
+    ],
+)
+def test_rated_quick_play_without_an_account_is_refused_before_connecting(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rated quick play is for accounts: without ``--account`` the server could only say
+    ``rated_needs_account`` (and the commands had no way to sign in)."""
+    args = argv + (["--policy", "ai:random"] if argv[0] == "bot" else [])
+    assert main(args) == 2
+    assert "rated quick play needs --account NAME" in capsys.readouterr().err
+
+
+def test_an_account_s_password_comes_from_the_environment_never_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli.argtypes import account_of
+
+    monkeypatch.setenv("TAROT_PASSWORD", "correct horse battery")
+    assert account_of("Zoe") == ("Zoe", "correct horse battery")
+    assert account_of(None) is None
+    monkeypatch.delenv("TAROT_PASSWORD")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    with pytest.raises(ValueError, match="TAROT_PASSWORD"):
+        account_of("Zoe")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from textual.widgets import RichLog
 
 from clients.python import Client, TableState
@@ -14,7 +16,11 @@ from clients.terminal import TableApp
 from clients.terminal.render import chat_line, preset_of_key, rematch_line
 from protocol import models as m
 from server.app import App
+from server.history import accounts
+from server.node.archive import Archive
 from server.settings import Settings
+
+PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
@@ -122,3 +128,45 @@ async def test_the_chat_line_says_text_and_mutes_and_unmutes_by_name(url: str) -
         assert "Commands: /mute NAME" in logged(app)
         await pilot.press("t", "x", "escape", "q")
     await other.close()
+
+
+async def test_a_signed_in_terminal_blocks_and_reports_from_the_chat_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tarot play --account``: the terminal signs in before it sits, so /block (an
+    account's) and /report (kept in the history) work from its chat line."""
+    monkeypatch.setattr(accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024))
+    archive = await Archive.open(f"sqlite:///{tmp_path / 'history.sqlite3'}")
+    server = await App.start(Settings(port=0, next_deal_seconds=30), archive=archive)
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        async with await Client.connect(url, codec="json") as maker:
+            await maker.sign_up("Zoe", PASSWORD)
+        other = await Client.connect(url, codec="json")
+        await other.sign_up("Ann", PASSWORD)
+        created = await other.create_table(m.TableOptions(deals=1, ai_level="random"))
+        table_id = created.table.table_id
+        await other.join(table_id, seat=0)
+        app = TableApp(url, table_id=table_id, seat=2, codec="json", account=("Zoe", PASSWORD))
+        async with app.run_test(size=(120, 40)) as pilot:
+            async with asyncio.timeout(30):
+                while "Press s to start" not in app.decision.prompt:
+                    await pilot.pause(0.01)
+            assert app.client is not None and app.client.account is not None
+            assert app.client.account.name == "Zoe"
+            await other.say(text="buy gold at my shop")
+            async with asyncio.timeout(10):
+                while "Ann: buy gold at my shop" not in logged(app):
+                    await pilot.pause(0.02)
+            await pilot.press("t", *"/report ann spam", "enter")
+            async with asyncio.timeout(10):
+                while "Reported ann's last message (report" not in logged(app):
+                    await pilot.pause(0.02)
+            await pilot.press("t", *"/block Ann", "enter")
+            async with asyncio.timeout(10):
+                while "Blocked Ann" not in logged(app):
+                    await pilot.pause(0.02)
+            await pilot.press("q")
+        await other.close()
+    finally:
+        await server.stop(drain_seconds=0)
