@@ -121,7 +121,7 @@ async def _play(conn: Requester, play: m.DuplicatePlay) -> None:
     if stored.event.kind == "robot":
         # One table per entrant and deal, whoever asks: a second ask finds the first's.
         runtime = await duplicates.robot_table(stored, entry, index)
-        _check_not_played(runtime, index)
+        _check_not_played(runtime, index, account_id)
         change, _ = await _seat(conn, runtime, entry)
     elif index > 0:
         raise TableRefused(
@@ -133,12 +133,22 @@ async def _play(conn: Requester, play: m.DuplicatePlay) -> None:
     duplicates.playing(entry, runtime.table_id)
 
 
-def _check_not_played(runtime: TableRuntime, index: int) -> None:
+def _check_not_played(runtime: TableRuntime, index: int, account_id: int) -> None:
     if runtime.data.status == "finished":  # its result is on its way (another node's)
         raise TableRefused(
             "deal_in_progress",
             f"your deal {index} was played at table {runtime.table_id}: its result is being"
             " recorded, ask again in a moment",
+        )
+    # Left mid-deal, maybe on another node (``_back_to_table`` knows this node's only):
+    # the AI finishes it, and the seat is not taken back.
+    if (
+        runtime.data.status == "playing"
+        and seating.seat_of_account(runtime.data, account_id) is None
+    ):
+        raise TableRefused(
+            "deal_in_progress",
+            f"the AI is finishing your deal at table {runtime.table_id}: play on after it",
         )
 
 

@@ -264,3 +264,60 @@ async def test_a_node_stopping_during_a_ready_check_leaves_the_others_searching(
         again = await client.until(kind("match_found", "joined"), 20)
         assert again["type"] == "match_found" and again["humans"] == 2, again
     assert await b.node.quickplay.tickets.searching() == 2
+
+
+async def test_a_tables_entrant_back_on_another_node_gets_its_waiting_table_back(
+    two: tuple[App, App],
+) -> None:
+    """Ann made her ``tables`` event table on node A; node A stops before it starts. On
+    node B, ``duplicate_play`` without a table gives her that table back (it waits for
+    players), never a second one nor ``already_entered``."""
+    a, b = two
+    event_id = await new_event(a, 2, kind="tables")
+    [ann] = await entrants(a, event_id, "Ann")
+    play = {"type": "duplicate_play", "event_id": event_id}
+    first = await ann.ask(play, "joined")
+    await a.stop(drain_seconds=0)
+    back = await second_connection(b, ann)
+    answer = await back.ask(play, "joined")
+    assert answer["table_id"] == first["table_id"]
+
+
+async def test_an_account_queued_on_one_node_is_refused_a_second_ticket_on_another(
+    two: tuple[App, App],
+) -> None:
+    a, b = two
+    ann = await player(a, "Annette")
+    await ann.request({"type": "queue"}, "queue_status")
+    again = await V2Client.open(url_of(b))
+    sign_in = {"type": "sign_in", "name": "Annette", "password": "correct horse battery"}
+    await again.request(sign_in, "signed_in")
+    error = await refused(again, {"type": "queue"})
+    assert error["code"] == "already_queued"
+
+
+async def test_a_robot_deal_left_on_one_node_is_not_taken_back_on_another(
+    tmp_path: Path,
+) -> None:
+    """Ann leaves her robot deal mid-deal on node A: the AI finishes it for her. Asked
+    again on node B before it has, ``duplicate_play`` is ``deal_in_progress`` there too
+    (docs/PROTOCOL.md, section 18), as it is on node A; her seat stays the AI's."""
+    await flush(REDIS_TEST_URL)
+    db = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    a = await start(db, "na", ai_pause_seconds=1.0)
+    b = await start(db, "nb", ai_pause_seconds=1.0)
+    try:
+        event_id = await new_event(a, 2)
+        [ann] = await entrants(a, event_id, "Ann")
+        play = {"type": "duplicate_play", "event_id": event_id}
+        first = await ann.ask(play, "joined")
+        await ann.ask({"type": "leave"}, "left")
+        assert await ann.refused(play) == "deal_in_progress"  # on node A
+        on_b = await second_connection(b, ann)
+        assert await on_b.refused(play) == "deal_in_progress"
+        data = await b.node.tables.store.load(first["table_id"])
+        assert data is not None and data.seats[0].occupant == "ai"
+    finally:
+        await b.stop(drain_seconds=0)
+        await a.stop(drain_seconds=0)
+        await flush(REDIS_TEST_URL)
