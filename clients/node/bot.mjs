@@ -2,9 +2,11 @@
 //
 //   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ new --start
 //   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ TABLE_ID --seat 2
+//   node --experimental-websocket clients/node/bot.mjs ws://127.0.0.1:8765/ queue --deals 3
 //
 // Node 22+ has WebSocket built in; Node 20 needs --experimental-websocket.
-// It joins (or creates) a table, answers every your_turn with a simple legal
+// It joins (or creates) a table, or finds one by quick play ("queue": casual, the ready
+// check confirmed; PROTOCOL.md, section 16), answers every your_turn with a simple legal
 // choice, says next_deal after each scored deal, and prints the totals as one
 // JSON line when the table is over. Version 2 sends a commit's events in one
 // "events" frame, with this seat's your_turn folded in (and in a snapshot) and
@@ -61,7 +63,7 @@ let lastStatus = null;
 // resumed seat is told its turns again, not that the table still waits for it between deals
 // (a late next_deal is ignored), and the table would wait its whole next_deal_seconds.
 let readyAgain = false;
-let tableId = table === "new" ? null : table; // named in the URL once known
+let tableId = table === "new" || table === "queue" ? null : table; // in the URL once known
 let hand = []; // the dealt hand: all this bot looks at to bid
 
 // The decisions: any answer among the legal choices is legal.
@@ -89,13 +91,26 @@ function onMessage(message) {
       lostSince = null;
       if (token) send({ type: "resume", token, last_seq: lastSeq });
       else if (table === "new") send({ type: "create_table", options: { deals } });
+      else if (table === "queue") send({ type: "queue", mode: "casual", deals, name: "node-bot" });
       else send({ type: "join", table_id: table, seat, name: "node-bot" });
       break;
     case "table_created":
       send({ type: "join", table_id: message.table.table_id, seat, name: "node-bot" });
       break;
+    case "match_found": // quick play found a table: confirm before its deadline
+      send({ type: "ready", match_id: message.match_id });
+      break;
+    case "queue_status": // the search ended without a seat (not answered in time, cancelled)
+      if (message.state !== "searching" && message.reason !== "seated") {
+        console.error(`quick play ended: ${printable(message.reason ?? message.state)}`);
+        process.exit(1);
+      }
+      break;
     case "joined":
-      if (token === null) console.error(`seated at ${message.table_id}, seat ${message.seat}`);
+      if (token === null) {
+        const how = table === "queue" ? "seated by quick play at" : "seated at";
+        console.error(`${how} ${message.table_id}, seat ${message.seat}`);
+      }
       mySeat = message.seat;
       token = message.token;
       tableId = message.table_id;

@@ -371,3 +371,24 @@ async def test_the_node_bot_says_next_deal_again_when_it_was_lost_with_the_conne
         assert "resuming seat" in err and len(json.loads(out)["totals"]) == 4
     finally:
         await relay.close()
+
+
+async def test_the_node_bot_finds_its_table_by_quick_play_beside_a_library_bot() -> None:
+    """``bot.mjs URL queue``: it queues (casual), confirms the ready check and plays the
+    seat quick play gives it, as ``tarot bot --table queue`` does."""
+    from server.queue.settings import QueueSettings
+
+    fast = QueueSettings(fill_three_seconds=1, fill_two_seconds=1, ready_seconds=5)
+    app = await App.start(Settings(port=0, lease_ms=600, queue=fast))
+    url = f"ws://127.0.0.1:{app.port}/"
+    try:
+        bot = asyncio.ensure_future(run(*node(), str(NODE_BOT), url, "queue"))
+        async with await Client.connect(url, "json") as client:
+            state = await asyncio.wait_for(client.queue(name="Lib"), 60)
+            totals = await play_table(client, Bot())
+        code, out, err = await asyncio.wait_for(bot, 60)
+        assert code == 0, err
+        assert json.loads(out)["totals"] == totals
+        assert f"seated by quick play at {state.table_id}" in err
+    finally:
+        await app.stop(drain_seconds=0)
