@@ -321,3 +321,25 @@ async def test_a_robot_deal_left_on_one_node_is_not_taken_back_on_another(
         await b.stop(drain_seconds=0)
         await a.stop(drain_seconds=0)
         await flush(REDIS_TEST_URL)
+
+
+async def test_a_blocker_sees_nothing_the_blocked_says_on_another_node(
+    two: tuple[App, App],
+) -> None:
+    """Anna (node A) blocks Bob, who sits at her table through node B: what Bob says on B
+    reaches Anna hidden at once; Bob's own connection, on a node the block was not made
+    on, is told from his next sign-in (docs/PROTOCOL.md, ``block``)."""
+    a, b = two
+    anna, bob_a = await player(a, "Anna"), await player(a, "Bob")
+    await table_of(anna, bob_a, start=False)
+    token = next(m for m in bob_a.received if m["type"] == "joined")["token"]
+    await bob_a.close()
+    bob = await V2Client.open(url_of(b))
+    sign_in = {"type": "sign_in", "name": "Bob", "password": "correct horse battery"}
+    await bob.request(sign_in, "signed_in")
+    await bob.request({"type": "resume", "token": token}, "joined")
+    await anna.request({"type": "block", "name": "Bob"}, "blocked")
+    await done(bob, {"type": "chat", "text": "said on node b"})
+    await done(anna, {"type": "chat", "text": "said on node a"})
+    assert "said on node b" not in str(anna.received)
+    assert [e["text"] for e in events_of(anna, "chat")] == ["said on node a"]
