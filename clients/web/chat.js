@@ -1,7 +1,9 @@
 // @ts-check
 // The table chat (docs/PROTOCOL.md, section 17): preset phrases during a deal (sent as
 // codes, said in the reader's language), free text between deals and once the table is
-// over, spectators apart; on each line a menu to mute, block or report its writer.
+// over, spectators apart; on each line a menu to mute, block or report its writer, and
+// under the log the names this page muted, each with a button to unmute it (a signed-in
+// player's mute is kept by the server for the account: without it, for ever).
 // Built with DOM nodes and textContent only: nothing a player wrote is parsed as HTML.
 
 import { t } from "./i18n.js";
@@ -9,7 +11,8 @@ import { app } from "./state.js";
 
 export const PRESETS = ["hello", "good_luck", "well_played", "thanks", "oops", "sorry", "good_game", "bye"];
 export const TEXT_MAX = 140;
-const muted = new Set(); // names this page muted (case-folded), kept for the page's life
+const muted = new Map(); // names this page muted: case-folded -> as shown, for the page's life
+const blocked = new Set(); // names this page blocked (case-folded): for ever, no unblock
 
 /**
  * @param {string} tag
@@ -78,7 +81,7 @@ function build() {
     send({ type: "chat", text });
     input.value = "";
   });
-  body.append(log, presets, form, el("p", "chat-note muted small"));
+  body.append(log, el("p", "chat-muted small"), presets, form, el("p", "chat-note muted small"));
   box.append(toggle, body);
   return box;
 }
@@ -102,12 +105,12 @@ function lineOf(ev, table) {
   menu.hidden = true;
   menu.append(
     button(t("chat.mute"), () => {
-      muted.add(ev.name.toLowerCase());
+      muted.set(ev.name.toLowerCase(), ev.name);
       send({ type: "mute", name: ev.name });
       renderChat(true);
     }),
     button(t("chat.block"), () => {
-      muted.add(ev.name.toLowerCase());
+      blocked.add(ev.name.toLowerCase());
       send({ type: "block", name: ev.name });
       renderChat(true);
     }),
@@ -142,7 +145,8 @@ export function renderChat(rebuild = false) {
     log.dataset.last = "0";
   }
   const last = Number(log.dataset.last || 0);
-  const fresh = table.chat.filter((ev) => ev.seq > last && !muted.has(ev.name.toLowerCase()));
+  const hidden = (name) => muted.has(name.toLowerCase()) || blocked.has(name.toLowerCase());
+  const fresh = table.chat.filter((ev) => ev.seq > last && !hidden(ev.name));
   for (const ev of fresh) log.append(lineOf(ev, table));
   if (table.chat.length) log.dataset.last = String(table.chat[table.chat.length - 1].seq);
   while (log.children.length > 100) log.firstElementChild.remove();
@@ -168,4 +172,21 @@ export function renderChat(rebuild = false) {
   input.setAttribute("aria-label", t("chat.placeholder"));
   form.querySelector("button").textContent = t("chat.send");
   box.querySelector(".chat-note").textContent = allowed ? "" : t("chat.presetsOnly");
+  renderMuted(/** @type {HTMLElement} */ (box.querySelector(".chat-muted")));
+}
+
+/** The names this page muted, each with its unmute (what they said meanwhile stays hidden). */
+function renderMuted(list) {
+  const names = [...muted.entries()].filter(([key]) => !blocked.has(key));
+  list.hidden = !names.length;
+  list.replaceChildren(
+    ...(names.length ? [el("span", "muted", t("chat.mutedNames"))] : []),
+    ...names.map(([key, name]) =>
+      button(t("chat.unmute", { name }), () => {
+        muted.delete(key);
+        send({ type: "unmute", name });
+        renderChat(true);
+      }),
+    ),
+  );
 }

@@ -27,6 +27,8 @@ export default {
   "chat.presetsOnly": "During a deal, players send the phrases above only.",
   "chat.spectatorsOnly": "spectators",
   "chat.mute": "Mute",
+  "chat.mutedNames": "Muted:",
+  "chat.unmute": "Unmute {name}",
   "chat.block": "Block",
   "chat.report": "Report",
   "chat.actions": "Mute, block or report {name}",

@@ -27,6 +27,8 @@ export default {
   "chat.presetsOnly": "Pendant une donne, les joueurs n’envoient que les phrases ci-dessus.",
   "chat.spectatorsOnly": "spectateurs",
   "chat.mute": "Masquer",
+  "chat.mutedNames": "Masqués :",
+  "chat.unmute": "Ne plus masquer {name}",
   "chat.block": "Bloquer",
   "chat.report": "Signaler",
   "chat.actions": "Masquer, bloquer ou signaler {name}",

@@ -27,6 +27,8 @@ export default {
   "chat.presetsOnly": "Tijdens een spel sturen spelers alleen de zinnen hierboven.",
   "chat.spectatorsOnly": "kijkers",
   "chat.mute": "Dempen",
+  "chat.mutedNames": "Gedempt:",
+  "chat.unmute": "{name} niet meer dempen",
   "chat.block": "Blokkeren",
   "chat.report": "Melden",
   "chat.actions": "{name} dempen, blokkeren of melden",

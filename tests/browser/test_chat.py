@@ -1,8 +1,8 @@
 """The table chat in the browser (docs/PROTOCOL.md, section 17), at 1366x768 and on a
 phone (390x844): presets said in each reader's language (EN, FR, NL), free text only
-outside a deal, a hostile text shown as text, a link refused, a mute from a line's menu;
-the lobby's online count and the table's address in the address bar. Screenshots in
-test-artifacts/chat-*.png."""
+outside a deal, a hostile text shown as text, a link refused, a mute from a line's menu
+and its unmute; the lobby's online count and the table's address in the address bar.
+Screenshots in test-artifacts/chat-*.png."""
 
 from __future__ import annotations
 
@@ -111,6 +111,13 @@ async def test_chat_presets_in_three_languages_text_between_deals_and_a_mute(
     await said(carol, "Bob: Bedankt!")
     await said(bob, "Bob: Merci !")
     assert "Bob: Thanks!" not in await chat_lines(alice)
+    # She unmutes him from the chat's list of muted names: his next phrase shows again.
+    unmute = alice.page.locator("#chat .chat-muted button")
+    assert await unmute.count() == 1 and "Bob" in await unmute.first.inner_text()
+    await unmute.first.click()
+    assert await alice.page.locator("#chat .chat-muted button").count() == 0
+    await bob.page.click("#chat .chat-presets [data-preset=well_played]")
+    await said(alice, "Bob: Well played!")
     # Carol reloads: the address bar names the table, and she watches it again.
     assert f"#watch={table_id}" in carol.page.url
     await carol.page.reload()
