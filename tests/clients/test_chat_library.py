@@ -85,3 +85,24 @@ async def test_the_spectator_count_is_kept_live_in_the_state(url: str) -> None:
             await until(lambda: carl.state.table.spectators == 2)  # type: ignore[union-attr]
         await until(lambda: anna.state.table.spectators == 0)
         assert "watching" not in header_text(anna.state).plain
+
+
+async def test_rematch_through_the_library_follows_the_new_table(url: str) -> None:
+    """``rematch(True)`` returns the new table's state (this client follows it from then
+    on); ``rematch(False)`` returns None; once every human answered the new table starts."""
+    from clients.python import Bot, play_table
+
+    async with await Client.connect(url) as anna, await Client.connect(url) as bob:
+        created = await anna.create_table(m.TableOptions(deals=1, ai_level="random"))
+        table_id = created.table.table_id
+        await anna.join(table_id, seat=0, name="Anna")
+        await bob.join(table_id, seat=1, name="Bob")
+        await anna.start()
+        await asyncio.gather(play_table(anna, Bot()), play_table(bob, Bot()))
+        again = await anna.rematch(True)
+        assert again is not None and again.table_id != table_id and again.seat == 0
+        assert await bob.rematch(False) is None
+        assert bob.state is not None and bob.state.table_id == table_id
+        await until(lambda: bob.state.rematch is not None and bob.state.rematch.started)
+        totals = await play_table(anna, Bot())  # the AI took Bob's seat
+        assert sum(totals) == 0 and anna.state is not None and anna.state.over

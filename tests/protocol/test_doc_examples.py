@@ -317,3 +317,30 @@ def test_the_doc_states_each_table_option_default(field: str) -> None:
     row = re.search(rf"^\| `{field}` \| [^|]+ \| `([^`]*)` \|", TEXT, re.M)
     assert row is not None, field
     assert row.group(1) == shown(info.default)
+
+
+def _table_names(section: str, end: str) -> tuple[set[str], set[str]]:
+    """The message types of a section's first table: (marked version 2, not marked)."""
+    body = TEXT.split(section, 1)[1].split(end, 1)[0]
+    marked: set[str] = set()
+    plain: set[str] = set()
+    for row in re.findall(r"^\| (`.*?) \|(.*)$", body, re.M):
+        names = set(re.findall(r"`(\w+)`", row[0]))
+        v2 = "(v2)" in row[0] or "protocol 2" in row[1]
+        (marked if v2 else plain).update(names)
+    return marked, plain
+
+
+def test_the_client_table_marks_exactly_version_2_s_messages() -> None:
+    """Section 4's table says (v2) of each type a version 1 connection gets unknown_type
+    for (protocol/versions.py), and of no other."""
+    from protocol.versions import V1_CLIENT_TYPES, V2_CLIENT_TYPES
+
+    marked, plain = _table_names("## 4. Client messages", "### Request ids")
+    assert marked == set(V2_CLIENT_TYPES)
+    assert plain - {"type"} == set(V1_CLIENT_TYPES)
+
+
+def test_the_server_table_lists_every_server_message_type() -> None:
+    marked, plain = _table_names("## 5. Server messages", "### `welcome`")
+    assert (marked | plain) - {"type"} == tags(m.ServerMessage)
