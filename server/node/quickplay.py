@@ -270,8 +270,10 @@ class QuickPlay:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        # Its players are being disconnected: a seat the matcher gave one of them since
+        # this node's last tick is the AI's now, or the table would wait out its grace.
         with contextlib.suppress(StoreError):
-            await self.tickets.cancel(list(self.mine))  # its players are being disconnected
+            await self.matchmaker.release((await self.tickets.cancel(list(self.mine))).values())
         self.mine.clear()
 
     async def _run(self) -> None:

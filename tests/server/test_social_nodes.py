@@ -40,15 +40,16 @@ async def start(db: str, node_id: str, **options: object) -> App:
     queue = QueueSettings(
         fill_three_seconds=1, fill_two_seconds=1, ready_seconds=5, tick_seconds=0.05
     )
-    settings = Settings(
-        port=0,
-        lease_ms=600,
-        queue=queue,
-        next_deal_seconds=30,
-        redis_url=REDIS_TEST_URL,
-        node_id=node_id,
-        **options,  # type: ignore[arg-type]
-    )
+    given: dict[str, object] = {
+        "port": 0,
+        "lease_ms": 600,
+        "queue": queue,
+        "next_deal_seconds": 30,
+        "redis_url": REDIS_TEST_URL,
+        "node_id": node_id,
+        **options,
+    }
+    settings = Settings(**given)  # type: ignore[arg-type]
     return await App.start(settings, archive=await Archive.open(db))
 
 
@@ -343,3 +344,46 @@ async def test_a_blocker_sees_nothing_the_blocked_says_on_another_node(
     await done(anna, {"type": "chat", "text": "said on node a"})
     assert "said on node b" not in str(anna.received)
     assert [e["text"] for e in events_of(anna, "chat")] == ["said on node a"]
+
+
+async def test_a_seat_given_to_a_player_of_a_node_that_stops_is_the_ai_s_at_once(
+    tmp_path: Path,
+) -> None:
+    """The matcher (node A) seats Annette and Bobby; Bobby's node B stops before its tick
+    told him: his seat, never taken, is the AI's at once (Annette does not wait out its
+    grace period), as when its node dies or its player closed."""
+    await flush(REDIS_TEST_URL)
+    db = f"sqlite:///{tmp_path / 'history.sqlite3'}"
+    a = await start(db, "na")
+    slow = QueueSettings(
+        fill_three_seconds=1,
+        fill_two_seconds=1,
+        ready_seconds=20,
+        tick_seconds=2,  # B reads its news seldom: the seat waits there for its tick
+        lease_ms=30_000,
+    )
+    b = await start(db, "nb", queue=slow)
+    try:
+        ann, bob = await player(a, "Annette"), await player(b, "Bobby")
+        for client in (ann, bob):
+            await client.request({"type": "queue"}, "queue_status")
+        found = await bob.until(kind("match_found"), 15)
+        await ann.until(lambda m: m == found)
+        for client in (ann, bob):
+            await client.request({"type": "ready", "match_id": found["match_id"]}, "queue_status")
+        joined = await ann.until(kind("joined"), 5)
+        await b.stop(drain_seconds=0)
+        bobs = 1 - joined["seat"]
+        occupant = None
+        for _ in range(40):
+            data = await a.node.tables.store.load(joined["table_id"])
+            assert data is not None
+            occupant = data.seats[bobs].occupant
+            if occupant == "ai":
+                break
+            await asyncio.sleep(0.05)
+        assert occupant == "ai"
+    finally:
+        await b.stop(drain_seconds=0)
+        await a.stop(drain_seconds=0)
+        await flush(REDIS_TEST_URL)
