@@ -275,6 +275,8 @@ class QuickPlay:
         with contextlib.suppress(StoreError):
             await self.matchmaker.release((await self.tickets.cancel(list(self.mine))).values())
         self.mine.clear()
+        with contextlib.suppress(StoreError):  # another node matches at its next tick
+            await self.tickets.matcher_release(self.node_id)
 
     async def _run(self) -> None:
         while True:

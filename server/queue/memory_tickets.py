@@ -96,6 +96,9 @@ class MemoryTickets:
     async def matcher_lock(self, owner: str, ttl_ms: int) -> bool:
         return True  # one node: it is always the matcher
 
+    async def matcher_release(self, owner: str) -> None:
+        return None  # one node: nobody to hand it to
+
     async def last_opponents(self, players: list[str]) -> dict[str, list[str]]:
         now = _now_ms()
         found = {p: self._opponents.get(p) for p in players}

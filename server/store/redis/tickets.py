@@ -106,6 +106,11 @@ if holder then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
+# KEYS: the lock. ARGV: owner. Lets it go only if this owner holds it.
+UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
 ALL = [PLAYERS, TICKETS, LEASES, OWNERS, PROPOSALS, READY, SEATED]
 
 
@@ -133,6 +138,7 @@ class RedisTickets:
         self._renew = client.register_script(RENEW)
         self._confirm = client.register_script(CONFIRM)
         self._lock = client.register_script(LOCK)
+        self._unlock = client.register_script(UNLOCK)
 
     async def _pipe(self, build: Callable[[Any], None]) -> list[Any]:
         async def run() -> list[Any]:
@@ -233,6 +239,9 @@ class RedisTickets:
 
     async def matcher_lock(self, owner: str, ttl_ms: int) -> bool:
         return bool(await self._script(self._lock, [MATCHER], [owner, ttl_ms]))
+
+    async def matcher_release(self, owner: str) -> None:
+        await self._script(self._unlock, [MATCHER], [owner])
 
     async def last_opponents(self, players: list[str]) -> dict[str, list[str]]:
         if not players:
