@@ -126,8 +126,10 @@ function rematchHTML(table) {
   const declined = table.rematchAnswer === false || (offer && offer.declined.includes(table.seat));
   const said = names ? rematchLine("sheet.rematchAsked", { names }) : "";
   const mine = declined ? rematchLine("sheet.rematchDeclined") : "";
+  // The open offer's deadline, counted down as the next deal's is (render.updateTimers).
+  const ends = offer && offer.deadline_ms ? html`<span class="muted small rematch-ends" data-field="rematch-ends">${fill(t("sheet.rematchEnds"), { time: html`<span class="timer" data-deadline="${offer.deadline_ms}"></span>` })}</span>` : "";
   const no = offer && offer.accepted.length && !declined ? html`<button type="button" class="btn" data-action="rematch-no">${t("sheet.rematchNo")}</button>` : "";
-  return html`${said}${mine}${no}<button type="button" class="btn primary" data-action="rematch">${t("sheet.rematch")}</button>`;
+  return html`${said}${ends}${mine}${no}<button type="button" class="btn primary" data-action="rematch">${t("sheet.rematch")}</button>`;
 }
 
 /** The sheet dialog for a history entry, with what comes next. */

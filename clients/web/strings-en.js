@@ -370,6 +370,7 @@ export default {
   "sheet.rematchStarted": "Rematch: every player answered; the new table started without you",
   "sheet.rematchNobody": "Rematch: every player said no thanks; no new table",
   "sheet.rematchOver": "Rematch: the offer closed",
+  "sheet.rematchEnds": "The offer ends in {time}",
   "sheet.rating": "Rating",
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} online",

@@ -372,6 +372,7 @@ export default {
   "sheet.rematchStarted": "Revanche : tout le monde a répondu ; la nouvelle table a commencé sans vous",
   "sheet.rematchNobody": "Revanche : personne n’en a voulu ; pas de nouvelle table",
   "sheet.rematchOver": "Revanche : l’offre est close",
+  "sheet.rematchEnds": "L’offre expire dans {time}",
   "sheet.rating": "Classement",
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} en ligne",

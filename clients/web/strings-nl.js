@@ -372,6 +372,7 @@ export default {
   "sheet.rematchStarted": "Revanche: iedereen heeft geantwoord; de nieuwe tafel is zonder jou begonnen",
   "sheet.rematchNobody": "Revanche: niemand wilde nog een keer; geen nieuwe tafel",
   "sheet.rematchOver": "Revanche: het aanbod is gesloten",
+  "sheet.rematchEnds": "Het aanbod verloopt over {time}",
   "sheet.rating": "Rating",
   "sheet.ratingLine": "{before} → {after}",
   "lobby.online": "{n} online",

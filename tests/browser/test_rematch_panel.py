@@ -4,7 +4,8 @@ button it would refuse. After this seat accepted: no button, a line saying its s
 waits at the new table. A seat that declined keeps "Rematch" (it may still accept) while
 the offer is open. Once the offer is closed (every human answered, the new table
 started, the offer timed out, or the server said rematch_closed): no button, a line
-saying so. No ``rematch_closed`` error reaches the player. Screenshots in
+saying so. While it is open, the time left is counted down (the event's ``deadline_ms``).
+No ``rematch_closed`` error reaches the player. Screenshots in
 test-artifacts/rematch-panel-*.png."""
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .unfold import Message
 
 BUTTONS = ".sheet [data-action=rematch], .sheet [data-action=rematch-no]"
 STATUS = ".sheet [data-field=rematch-status]"
+ENDS = ".sheet [data-field=rematch-ends]"
 
 
 @pytest.fixture
@@ -233,11 +235,20 @@ async def test_a_rematch_started_at_the_new_table_or_timed_out_closes_the_panel(
     await alice.page.click("#prompt [data-action=start]")
     await alice.page.wait_for_selector("#hand .card")
     await bob.page.wait_for_selector(f"{STATUS}:has-text('Alice accepted')")
+    # The open offer is counted down from the event's deadline_ms (20 s after Alice's answer).
+    await bob.page.wait_for_function(
+        "sel => /^\\d+s$/.test(document.querySelector(sel)?.textContent ?? '')",
+        arg=f"{ENDS} .timer",
+    )
+    ends = await bob.text(ENDS)
+    assert ends.startswith("The offer ends in ") and 0 < int(ends.split()[-1][:-1]) <= 20, ends
+    await bob.screenshot(artifacts / "rematch-panel-counting-down.png")
     assert await bob.click(".sheet [data-action=rematch]")
     # Said on the sheet at once, long before the offer's deadline closes it anyway.
     said = f"{STATUS}:text-is('Rematch: the offer closed')"
     await bob.page.wait_for_selector(said, timeout=10000)
     await closed_panel(bob, "the offer closed")
+    assert await bob.page.locator(ENDS).count() == 0  # closed: nothing left to count down
     assert [e["code"] for e in refused(bob)] == ["rematch_closed"]  # the server's answer
     assert await bob.page.locator("#toast").is_hidden()  # not shown as an error
     assert await table_of(bob) == table_id
