@@ -233,7 +233,7 @@ def ratings_line(state: TableState, event: m.RatingsEvent) -> str:
     return f"Ratings after {deal_of(state, event.deal_number)}: {changes}."
 
 
-def rematch_line(state: TableState, event: m.RematchEvent) -> str:
+def rematch_line(state: TableState, event: m.RematchEvent, now_ms: int | None = None) -> str:
     said = ", ".join(seat_name(state, s) for s in event.accepted) or "nobody yet"
     if event.timed_out:
         silent = ", ".join(seat_name(state, s) for s in event.timed_out)
@@ -242,7 +242,10 @@ def rematch_line(state: TableState, event: m.RematchEvent) -> str:
         )
     declined = ", ".join(seat_name(state, s) for s in event.declined)
     no = f"; {declined} declined" if declined else ""
-    return f"Rematch at table {event.table_id}: {said} accepted{no}."
+    ends = ""
+    if now_ms is not None and event.deadline_ms is not None:  # open: when it closes
+        ends = f" The offer ends in {max(0, round((event.deadline_ms - now_ms) / 1000))} s."
+    return f"Rematch at table {event.table_id}: {said} accepted{no}.{ends}"
 
 
 def event_line(state: TableState, event: object, now_ms: int | None = None) -> str | None:
@@ -254,7 +257,7 @@ def event_line(state: TableState, event: object, now_ms: int | None = None) -> s
     if isinstance(event, m.RatingsEvent):
         return ratings_line(state, event)
     if isinstance(event, m.RematchEvent):
-        return rematch_line(state, event)
+        return rematch_line(state, event, now_ms)
     line = _LINES.get(type(event))
     return line(state, event) if line is not None else None
 

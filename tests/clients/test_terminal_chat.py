@@ -83,6 +83,21 @@ def test_a_rematch_closed_on_time_says_who_did_not_answer() -> None:
     )
 
 
+def test_an_open_rematch_says_when_it_ends() -> None:
+    state = TableState("t", seat=1)
+    state.table = m.TableSummary(
+        table_id="t",
+        options=m.TableOptions(deals=1),
+        seats=[m.SeatInfo(seat=s, occupant="human", name=n) for s, n in enumerate("ABCD")],
+        status="finished",
+    )
+    offer = m.RematchEvent(table_id="n", accepted=[0], declined=[2], deadline_ms=50_000)
+    assert rematch_line(state, offer, now_ms=21_600) == (
+        "Rematch at table n: A accepted; C declined. The offer ends in 28 s."
+    )
+    assert rematch_line(state, offer) == "Rematch at table n: A accepted; C declined."
+
+
 async def test_the_chat_line_says_text_and_mutes_and_unmutes_by_name(url: str) -> None:
     """``t`` opens the chat line: Enter says its text, or runs /mute, /unmute;
     the game's keys wait while it is open (``s`` is a letter of the text)."""
