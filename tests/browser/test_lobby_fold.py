@@ -35,6 +35,10 @@ async def test_the_open_tables_are_above_the_fold_of_a_laptop(
     await guest.screenshot(artifacts / "lobby-fold-1366.png")
     phone = await new_player(390, 844)
     await phone.open()
+    # The lobby draws its tables after the page opens: read both boxes once they show
+    # (under CI load the list was not there yet, and its box was None).
+    for part in ("#player-name", ".open-tables"):
+        await phone.page.locator(part).first.wait_for(state="visible")
     name = await phone.page.locator("#player-name").bounding_box()
     tables = await phone.page.locator(".open-tables").bounding_box()
     assert name and tables and name["y"] < tables["y"]  # on a phone the name comes first
